@@ -1,0 +1,1 @@
+"""Curated catalog data, read through gpuconfig.core.catalog."""

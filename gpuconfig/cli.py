@@ -1,0 +1,238 @@
+"""The command line: every GUI capability, headless.
+
+With --json a command prints machine-readable output on stdout and nothing else. Exit codes:
+0 success, 1 a failed verdict, 2 bad input (with a one-line message on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gpuconfig import __version__
+from gpuconfig.core.catalog.schema import CURRENCIES
+
+EXIT_OK, EXIT_VERDICT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported in one line, exit code 2."""
+
+
+def _store() -> Any:
+    from gpuconfig.core.catalog.store import StoreError, open_default_store
+
+    try:
+        store = open_default_store()
+    except StoreError as exc:
+        raise UsageError(str(exc)) from exc
+    if store.last_refresh.error:
+        print(f"gpuconfig: catalog files not loaded, using the last good catalog: {store.last_refresh.error}",
+              file=sys.stderr)
+    return store
+
+
+def _print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    return "\n".join(lines)
+
+
+def _cmd_catalog_list(args: argparse.Namespace) -> int:
+    from gpuconfig.core.catalog.query import PartFilter, PartIndex
+    from gpuconfig.core.catalog.records import part_record
+    from gpuconfig.core.money import convert_price, format_money
+    from gpuconfig.core.units import format_value
+
+    store = _store()
+    if args.kind not in store.schema.kinds:
+        raise UsageError(f"unknown kind {args.kind!r}; choose one of {', '.join(store.schema.kind_names)}")
+    rate = store.exchange_rate()
+    index = PartIndex(store.parts(args.kind))
+    rows = index.matching_rows(PartFilter(text=args.query or ""), rate)
+    parts = [index.parts[r] for r in rows]
+    if args.json:
+        _print_json([part_record(p, args.currency, rate) for p in parts])
+        return EXIT_OK
+    spec = store.schema[args.kind]
+    columns = [f for f in spec.fields if f.column][:6]
+    currency = args.currency or "USD"
+    table_rows = []
+    for p in parts:
+        amount = convert_price(p.price, currency, rate) if p.price else None
+        price = format_money(amount, currency) + ("/h" if p.price and p.price.per else "")
+        table_rows.append([p.id, p.name, *(format_value(f, p.specs[f.key]) for f in columns), price])
+    print(_table(["id", "name", *(f.label for f in columns), f"price ({currency})"], table_rows))
+    print(f"\n{len(parts)} of {len(index.parts)} {spec.label.lower()}")
+    return EXIT_OK
+
+
+def _cmd_catalog_show(args: argparse.Namespace) -> int:
+    from gpuconfig.core.catalog.derived import DERIVED_FIELDS
+    from gpuconfig.core.catalog.records import part_record
+    from gpuconfig.core.money import convert_price, format_money
+    from gpuconfig.core.units import format_value
+
+    store = _store()
+    part = store.part(args.id)
+    if part is None:
+        raise UsageError(f"no part with id {args.id!r}; try: gpuconfig catalog list --kind KIND --query TEXT")
+    rate = store.exchange_rate()
+    if args.json:
+        _print_json(part_record(part, args.currency, rate))
+        return EXIT_OK
+    print(f"{part.name}  ({part.vendor}, {part.kind}, id {part.id})")
+    for spec in store.schema[part.kind].fields:
+        source = part.source_for(spec.key)
+        cite = f"  [{source.title}]" if source and part.specs[spec.key] is not None else ""
+        print(f"  {spec.label:<34} {format_value(spec, part.specs[spec.key])}{cite}")
+    for spec in DERIVED_FIELDS.get(part.kind, ()):
+        print(f"  {spec.label:<34} {format_value(spec, part.extra.get(spec.key))}  [computed from the slots]")
+    if part.price:
+        currency = args.currency or part.price.currency
+        amount = format_money(convert_price(part.price, currency, rate), currency)
+        origin = {"override": "your price", "import": part.price.basis}.get(part.price_origin, part.price.basis)
+        per = "/hour" if part.price.per else ""
+        print(f"  {'Price':<34} {amount}{per}  ({origin}, {part.price.date}) {part.price.source}")
+    else:
+        print(f"  {'Price':<34} no public price")
+    print("Sources:")
+    for s in part.sources:
+        covers = f" — {', '.join(s.fields)}" if s.fields else ""
+        print(f"  {s.title} (read {s.read}){covers}\n    {s.url}")
+    if part.notes:
+        print(f"Notes: {part.notes}")
+    return EXIT_OK
+
+
+def _cmd_catalog_import(args: argparse.Namespace) -> int:
+    from gpuconfig.core.catalog.prices import PriceListError, read_price_list
+
+    store = _store()
+    path = Path(args.file)
+    try:
+        prices = read_price_list(path, store.part_ids())
+    except PriceListError as exc:
+        raise UsageError(f"price list not imported: {exc}") from exc
+    store.save_price_list(path.stem, prices)
+    if args.json:
+        _print_json({"list": path.stem, "prices": len(prices)})
+    else:
+        print(f"imported {len(prices)} prices as price list {path.stem!r}")
+    return EXIT_OK
+
+
+def _cmd_catalog_check(args: argparse.Namespace) -> int:
+    from gpuconfig.core.catalog.files import CatalogError, load_catalog
+    from gpuconfig.core.paths import catalog_dir
+
+    directory = Path(args.dir) if args.dir else catalog_dir()
+    try:
+        loaded = load_catalog(directory)
+    except CatalogError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    counts: dict[str, int] = {}
+    for part in loaded.parts:
+        counts[part.kind] = counts.get(part.kind, 0) + 1
+    if args.json:
+        _print_json({kind: counts.get(kind, 0) for kind in loaded.schema.kind_names})
+    else:
+        print(", ".join(f"{kind}: {counts.get(kind, 0)}" for kind in loaded.schema.kind_names))
+    return EXIT_OK
+
+
+def _cmd_catalog_rate(args: argparse.Namespace) -> int:
+    from gpuconfig.core.money import ExchangeRateError
+
+    store = _store()
+    if args.set is not None:
+        try:
+            store.set_exchange_rate(args.set)
+        except ExchangeRateError as exc:
+            raise UsageError(str(exc)) from exc
+    elif args.reset:
+        store.set_exchange_rate(None)
+    rate = store.exchange_rate()
+    if args.json:
+        _print_json(None if rate is None else {
+            "base": rate.base, "quote": rate.quote, "rate": rate.rate, "date": rate.date,
+            "source": rate.source, "user_set": rate.user_set,
+        })
+    elif rate is None:
+        print("no USD/CNY rate known; set one with: gpuconfig catalog rate --set RATE")
+    else:
+        print(f"1 {rate.base} = {rate.rate:g} {rate.quote}  ({rate.source}, {rate.date})")
+    return EXIT_OK
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one line, exit 2, as for every other bad input
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gpuconfig", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"gpuconfig {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    catalog = commands.add_parser("catalog", help="browse the priced hardware catalog")
+    actions = catalog.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
+
+    def currency_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--currency", choices=CURRENCIES, help="show prices converted to this currency")
+        p.add_argument("--json", action="store_true", help="print JSON only")
+
+    listing = actions.add_parser("list", help="list the parts of one kind")
+    listing.add_argument("--kind", required=True, help="gpu, cpu, motherboard, ram, ssd, psu, case, dock, cloud")
+    listing.add_argument("--query", help="words that must all appear (name, vendor, architecture, ...)")
+    currency_option(listing)
+    listing.set_defaults(handler=_cmd_catalog_list)
+
+    show = actions.add_parser("show", help="every field of one part, with its sources")
+    show.add_argument("id")
+    currency_option(show)
+    show.set_defaults(handler=_cmd_catalog_show)
+
+    imports = actions.add_parser("import-prices", help="import a price list (CSV: id,amount,currency,date,source)")
+    imports.add_argument("file")
+    imports.add_argument("--json", action="store_true")
+    imports.set_defaults(handler=_cmd_catalog_import)
+
+    rate = actions.add_parser("rate", help="show or set the USD/CNY exchange rate")
+    group = rate.add_mutually_exclusive_group()
+    group.add_argument("--set", type=float, metavar="CNY_PER_USD")
+    group.add_argument("--reset", action="store_true", help="go back to the published rate")
+    rate.add_argument("--json", action="store_true")
+    rate.set_defaults(handler=_cmd_catalog_rate)
+
+    check = actions.add_parser("check", help="validate the catalog files and count the parts")
+    check.add_argument("--dir", help="catalog directory (default: the installed catalog)")
+    check.add_argument("--json", action="store_true")
+    check.set_defaults(handler=_cmd_catalog_check)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_OK
+    try:
+        return int(args.handler(args))
+    except UsageError as exc:
+        print(f"gpuconfig: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT

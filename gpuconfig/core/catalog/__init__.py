@@ -1,0 +1,1 @@
+"""The priced hardware catalog: schema, files, the SQLite store and queries."""

@@ -1,0 +1,344 @@
+"""Read and validate the catalog files (catalog/<kind>.toml), reporting file, line and field.
+
+A file either loads whole or not at all: the caller never sees half a catalog.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gpuconfig.core.catalog.model import Part, Price, Source
+from gpuconfig.core.catalog.schema import CURRENCIES, FieldSpec, KindSpec, Schema, parse_schema
+
+SCHEMA_FILE = "schema.toml"
+CURRENCY_FILE = "currency.toml"
+COMMON_KEYS = ("id", "name", "vendor", "released", "price", "sources", "notes")
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.+-]*$")
+RELEASED_PATTERN = re.compile(r"^\d{4}(-\d{2}){0,2}$")
+SLOT_LANES = (1, 2, 4, 8, 16)
+# Counts where zero is a real answer (a PSU without a 12V-2x6 connector); every other figure must be
+# positive, because a figure a part does not have is left out, never written as 0.
+ZERO_ALLOWED = frozenset({"connectors_12v2x6", "pcie_8pin", "m2_slots", "power_delivery_w"})
+
+
+@dataclass(frozen=True)
+class CatalogProblem:
+    file: str
+    line: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+class CatalogError(ValueError):
+    """One or more catalog files are malformed; str() is a one-line summary naming the first."""
+
+    def __init__(self, problems: list[CatalogProblem]) -> None:
+        self.problems = problems
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        super().__init__(f"{problems[0]}{more}")
+
+
+@dataclass(frozen=True)
+class LoadedCatalog:
+    schema: Schema
+    parts: tuple[Part, ...]
+    digest: str
+
+
+def files_digest(files: dict[str, str]) -> str:
+    """A hash of every catalog file, so the store knows when to rebuild."""
+    h = hashlib.sha256()
+    for name in sorted(files):
+        h.update(name.encode() + b"\0" + files[name].encode() + b"\0")
+    return h.hexdigest()
+
+
+def _row_lines(text: str) -> list[tuple[int, int]]:
+    """(first, last) line of each [[part]] table, 1-based, in file order."""
+    lines = text.splitlines()
+    starts = [i + 1 for i, line in enumerate(lines) if re.match(r"^\s*\[\[part\]\]\s*(#.*)?$", line)]
+    ends = [s - 1 for s in starts[1:]] + [len(lines)]
+    return list(zip(starts, ends[: len(starts)], strict=True))
+
+
+def _key_line(lines: list[str], span: tuple[int, int], key: str) -> int:
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    for number in range(span[0], span[1] + 1):
+        if pattern.match(lines[number - 1]):
+            return number
+    return span[0]
+
+
+def _date_text(value: Any) -> str | None:
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value.isoformat()
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value).isoformat()
+        except ValueError:
+            return None
+    return None
+
+
+class _RowChecker:
+    """Validates one row, collecting problems with the line of the offending key."""
+
+    def __init__(self, file: str, lines: list[str], span: tuple[int, int]) -> None:
+        self.file = file
+        self.lines = lines
+        self.span = span
+        self.problems: list[CatalogProblem] = []
+
+    def fail(self, key: str, message: str) -> None:
+        line = _key_line(self.lines, self.span, key.split(".")[0]) if key else self.span[0]
+        self.problems.append(CatalogProblem(self.file, line, key, message))
+
+    def text(self, row: dict[str, Any], key: str, required: bool) -> str:
+        value = row.get(key)
+        if value is None:
+            if required:
+                self.fail(key, "required field is missing")
+            return ""
+        if not isinstance(value, str) or not value.strip():
+            self.fail(key, f"expected non-empty text, got {value!r}")
+            return ""
+        return value
+
+    def spec_value(self, spec: FieldSpec, value: Any) -> Any:
+        key = spec.key
+        if spec.type in ("str", "ref"):
+            if not isinstance(value, str) or not value.strip():
+                return self.fail(key, f"expected non-empty text, got {value!r}")
+            return value
+        if spec.type == "choice":
+            if value not in spec.choices:
+                return self.fail(key, f"{value!r} is not one of {', '.join(spec.choices)}")
+            return value
+        if spec.type == "bool":
+            if not isinstance(value, bool):
+                return self.fail(key, f"expected true or false, got {value!r}")
+            return value
+        if spec.type == "date":
+            text = _date_text(value)
+            if text is None:
+                return self.fail(key, f"expected a date YYYY-MM-DD, got {value!r}")
+            return text
+        if spec.type in ("int", "float"):
+            return self.number(key, value, integer=spec.type == "int", zero_ok=key in ZERO_ALLOWED)
+        if spec.type == "strlist":
+            if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+                return self.fail(key, f"expected a non-empty list of text, got {value!r}")
+            return list(value)
+        if spec.type == "slots":
+            return self.slots(key, value)
+        raise AssertionError(spec.type)
+
+    def number(self, key: str, value: Any, *, integer: bool, zero_ok: bool = False) -> Any:
+        ok_types: tuple[type, ...] = (int,) if integer else (int, float)
+        if isinstance(value, bool) or not isinstance(value, ok_types):
+            expected = "a whole number" if integer else "a number"
+            return self.fail(key, f"expected {expected}, got {value!r}")
+        if value < 0 or (value == 0 and not zero_ok):
+            return self.fail(key, f"must be positive, got {value!r} (leave a figure out if the part has none)")
+        return int(value) if integer else float(value)
+
+    def slots(self, key: str, value: Any) -> Any:
+        if not isinstance(value, list) or not value:
+            return self.fail(key, "expected a list of slots { position, lanes, pcie_gen, source }")
+        slots = []
+        for index, slot in enumerate(value, start=1):
+            where = f"{key}[{index}]"
+            if not isinstance(slot, dict) or set(slot) != {"position", "lanes", "pcie_gen", "source"}:
+                return self.fail(where, "each slot needs exactly position, lanes, pcie_gen and source")
+            if not isinstance(slot["position"], int) or not 1 <= slot["position"] <= 10:
+                return self.fail(where, f"position must be an expansion-slot number 1-10, got {slot['position']!r}")
+            if slot["lanes"] not in SLOT_LANES:
+                return self.fail(where, f"lanes must be one of {SLOT_LANES}, got {slot['lanes']!r}")
+            if slot["pcie_gen"] not in (1, 2, 3, 4, 5, 6):
+                return self.fail(where, f"pcie_gen must be 1-6, got {slot['pcie_gen']!r}")
+            if slot["source"] not in ("cpu", "chipset"):
+                return self.fail(where, f"source must be cpu or chipset, got {slot['source']!r}")
+            slots.append(dict(slot))
+        positions = [s["position"] for s in slots]
+        if positions != sorted(set(positions)):
+            return self.fail(key, "slot positions must be distinct and in order from the CPU")
+        return slots
+
+    def price(self, kind: str, value: Any) -> Price | None:
+        if value is None:
+            return None
+        known = {"amount", "currency", "date", "source", "basis", "per"}
+        if not isinstance(value, dict):
+            self.fail("price", "expected { amount, currency, date, source, basis }")
+            return None
+        if set(value) - known:
+            self.fail("price", f"unknown keys {sorted(set(value) - known)}")
+            return None
+        amount = self.number("price", value.get("amount"), integer=False)
+        currency = value.get("currency")
+        date = _date_text(value.get("date"))
+        source = value.get("source")
+        per = value.get("per", "")
+        if currency not in CURRENCIES:
+            self.fail("price", f"currency must be one of {', '.join(CURRENCIES)}, got {currency!r}")
+        if date is None:
+            self.fail("price", f"price date must be YYYY-MM-DD, got {value.get('date')!r}")
+        if not isinstance(source, str) or not source.startswith(("http://", "https://")):
+            self.fail("price", f"price source must be a URL, got {source!r}")
+        if kind == "cloud" and per != "hour":
+            self.fail("price", 'a cloud price must say per = "hour"')
+        if kind != "cloud" and per:
+            self.fail("price", "only cloud prices are per hour")
+        if amount is None or currency not in CURRENCIES or date is None or not isinstance(source, str):
+            return None
+        return Price(float(amount), currency, date, source, str(value.get("basis", "")), per)
+
+    def sources(self, value: Any, spec_keys: set[str]) -> tuple[Source, ...]:
+        if not isinstance(value, list) or not value:
+            self.fail("sources", "every row needs at least one source { url, title, read }")
+            return ()
+        result = []
+        for index, raw in enumerate(value, start=1):
+            where = f"sources[{index}]"
+            if not isinstance(raw, dict) or not {"url", "title", "read"} <= set(raw):
+                self.fail(where, "needs url, title and read (the date it was read)")
+                continue
+            if set(raw) - {"url", "title", "read", "fields"}:
+                self.fail(where, f"unknown keys {sorted(set(raw) - {'url', 'title', 'read', 'fields'})}")
+                continue
+            url, read = raw["url"], _date_text(raw["read"])
+            if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+                self.fail(where, f"url must start with http:// or https://, got {url!r}")
+                continue
+            if read is None:
+                self.fail(where, f"read must be a date YYYY-MM-DD, got {raw['read']!r}")
+                continue
+            fields = raw.get("fields", [])
+            unknown = [f for f in fields if f not in spec_keys]
+            if unknown:
+                self.fail(where, f"names fields this kind does not have: {unknown}")
+                continue
+            result.append(Source(url, str(raw["title"]), read, tuple(fields)))
+        return tuple(result)
+
+
+def _parse_kind_file(spec: KindSpec, name: str, text: str) -> tuple[list[Part], list[CatalogProblem]]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        line = int(match.group(1)) if match else 0
+        return [], [CatalogProblem(name, line, "", f"not valid TOML: {exc}")]
+    if set(data) - {"part"}:
+        return [], [CatalogProblem(name, 1, "", f"unexpected top-level keys {sorted(set(data) - {'part'})}")]
+    rows = data.get("part", [])
+    lines = text.splitlines()
+    spans = _row_lines(text)
+    if len(spans) != len(rows):
+        return [], [CatalogProblem(name, 1, "", "write each part as a [[part]] table on its own line")]
+    spec_keys = {f.key for f in spec.fields}
+    parts: list[Part] = []
+    problems: list[CatalogProblem] = []
+    for row, span in zip(rows, spans, strict=True):
+        check = _RowChecker(name, lines, span)
+        for key in sorted(set(row) - spec_keys - set(COMMON_KEYS)):
+            check.fail(key, f"unknown field for kind {spec.kind}")
+        part_id = check.text(row, "id", required=True)
+        if part_id and not ID_PATTERN.match(part_id):
+            check.fail("id", f"{part_id!r} must be lower-case letters, digits, '.', '+' and '-'")
+        released = row.get("released", "")
+        if isinstance(released, dt.date):
+            released = released.isoformat()
+        if released and not (isinstance(released, str) and RELEASED_PATTERN.match(released)):
+            check.fail("released", f"expected YYYY, YYYY-MM or YYYY-MM-DD, got {released!r}")
+        specs: dict[str, Any] = {}
+        for field_spec in spec.fields:
+            value = row.get(field_spec.key)
+            if value is None:
+                if field_spec.required:
+                    check.fail(field_spec.key, "required field is missing")
+                specs[field_spec.key] = None
+            else:
+                specs[field_spec.key] = check.spec_value(field_spec, value)
+        part = Part(
+            kind=spec.kind,
+            id=part_id,
+            name=check.text(row, "name", required=True),
+            vendor=check.text(row, "vendor", required=True),
+            specs=specs,
+            sources=check.sources(row.get("sources"), spec_keys | {"price"}),
+            price=check.price(spec.kind, row.get("price")),
+            released=str(released),
+            notes=check.text(row, "notes", required=False),
+            file=name,
+            line=span[0],
+        )
+        problems.extend(check.problems)
+        parts.append(part)
+    return parts, problems
+
+
+def _cross_checks(parts: Iterable[Part]) -> list[CatalogProblem]:
+    problems = []
+    seen: dict[str, Part] = {}
+    gpu_ids = {p.id for p in parts if p.kind == "gpu"}
+    for part in parts:
+        if part.id in seen:
+            first = seen[part.id]
+            problems.append(
+                CatalogProblem(part.file, part.line, "id", f"{part.id!r} already used at {first.file}:{first.line}")
+            )
+        seen[part.id] = part
+        if part.kind == "cloud" and part.specs.get("gpu") not in gpu_ids:
+            problems.append(
+                CatalogProblem(part.file, part.line, "gpu", f"{part.specs.get('gpu')!r} is not a GPU in gpu.toml")
+            )
+    return problems
+
+
+def parse_catalog(files: dict[str, str]) -> LoadedCatalog:
+    """Validate a whole catalog given as {file name: text}; raise CatalogError listing every problem."""
+    if SCHEMA_FILE not in files:
+        raise CatalogError([CatalogProblem(SCHEMA_FILE, 0, "", "the schema file is missing")])
+    schema = parse_schema(files[SCHEMA_FILE])
+    parts: list[Part] = []
+    problems: list[CatalogProblem] = []
+    for kind in schema.kind_names:
+        name = f"{kind}.toml"
+        if name not in files:
+            problems.append(CatalogProblem(name, 0, "", "catalog file is missing"))
+            continue
+        kind_parts, kind_problems = _parse_kind_file(schema[kind], name, files[name])
+        parts.extend(kind_parts)
+        problems.extend(kind_problems)
+    if not problems:
+        problems = _cross_checks(parts)
+    if problems:
+        raise CatalogError(problems)
+    return LoadedCatalog(schema=schema, parts=tuple(parts), digest=files_digest(files))
+
+
+def read_catalog_files(directory: Path) -> dict[str, str]:
+    """Every .toml file of a catalog directory, as text."""
+    files = {}
+    for path in sorted(directory.glob("*.toml")):
+        try:
+            files[path.name] = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise CatalogError([CatalogProblem(path.name, 0, "", f"not UTF-8 text: {exc.reason}")]) from exc
+    return files
+
+
+def load_catalog(directory: Path) -> LoadedCatalog:
+    return parse_catalog(read_catalog_files(directory))

@@ -1,0 +1,108 @@
+"""Search, filter and sort parts: pure functions over a prebuilt index, fast enough to run per keystroke."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.money import ExchangeRate, convert_price
+
+# Spec types whose text is searched (numbers are filtered, not searched).
+_TEXT_TYPES = ("str", "choice", "ref", "strlist")
+
+
+@dataclass(frozen=True)
+class PartFilter:
+    """What the user asked for: words to find, exact choices, minimums and a price range."""
+
+    text: str = ""
+    choices: dict[str, str] = field(default_factory=dict)  # field key (or "vendor") -> value
+    minimums: dict[str, float] = field(default_factory=dict)  # numeric field key -> at least
+    price_min: float | None = None
+    price_max: float | None = None
+    currency: str = "USD"
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.text.casefold().split()
+
+
+def haystack(part: Part) -> str:
+    """The text a search looks in: id, name, vendor, release and every text field."""
+    words = [part.id, part.name, part.vendor, part.released]
+    for value in part.specs.values():
+        if isinstance(value, str):
+            words.append(value)
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            words.extend(value)
+    return " ".join(words).casefold()
+
+
+def field_value(part: Part, key: str) -> Any:
+    """A part's value for a spec, derived or common field key."""
+    if key in part.specs:
+        return part.specs[key]
+    if key in part.extra:
+        return part.extra[key]
+    return getattr(part, key, None)
+
+
+@dataclass
+class PartIndex:
+    """Parts of one kind with their search text, built once and reused for every keystroke."""
+
+    parts: list[Part]
+    haystacks: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.haystacks = [haystack(p) for p in self.parts]
+
+    def price_in(self, row: int, currency: str, rate: ExchangeRate | None) -> float | None:
+        price = self.parts[row].price
+        return None if price is None else convert_price(price, currency, rate)
+
+    def matching_rows(
+        self, part_filter: PartFilter, rate: ExchangeRate | None, order: Sequence[int] | None = None
+    ) -> list[int]:
+        """Rows that pass the filter, in `order` (default: catalog order)."""
+        rows = range(len(self.parts)) if order is None else order
+        tokens = part_filter.tokens
+        hay = self.haystacks
+        if tokens:
+            rows = [r for r in rows if all(t in hay[r] for t in tokens)]
+        for key, wanted in part_filter.choices.items():
+            rows = [r for r in rows if str(field_value(self.parts[r], key)) == wanted]
+        for key, minimum in part_filter.minimums.items():
+            rows = [r for r in rows if (v := field_value(self.parts[r], key)) is not None and v >= minimum]
+        low, high = part_filter.price_min, part_filter.price_max
+        if low is not None or high is not None:
+            kept = []
+            for r in rows:
+                amount = self.price_in(r, part_filter.currency, rate)
+                if amount is None:
+                    continue
+                if (low is None or amount >= low) and (high is None or amount <= high):
+                    kept.append(r)
+            rows = kept
+        return list(rows)
+
+    def sorted_rows(self, key: str, descending: bool, currency: str, rate: ExchangeRate | None) -> list[int]:
+        """All rows ordered by one field; parts without the figure always come last."""
+
+        def value(row: int) -> Any:
+            if key == "price":
+                return self.price_in(row, currency, rate)
+            v = field_value(self.parts[row], key)
+            return v.casefold() if isinstance(v, str) else v
+
+        present = [r for r in range(len(self.parts)) if value(r) is not None]
+        missing = [r for r in range(len(self.parts)) if value(r) is None]
+        present.sort(key=value, reverse=descending)
+        return present + missing
+
+
+def distinct_values(parts: Sequence[Part], key: str) -> list[str]:
+    """The values a choice filter offers, sorted."""
+    return sorted({str(v) for p in parts if (v := field_value(p, key)) is not None}, key=str.casefold)

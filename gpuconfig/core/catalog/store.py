@@ -1,0 +1,335 @@
+"""The SQLite store: the catalog loaded from its files, plus the user's own prices and settings.
+
+The catalog tables are rebuilt whenever the files change; the user's tables (price overrides,
+imported price lists, settings) are never touched by a rebuild. A catalog that fails validation
+leaves the last good catalog in place.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from gpuconfig.core.catalog.derived import derived_values
+from gpuconfig.core.catalog.files import (
+    CURRENCY_FILE,
+    SCHEMA_FILE,
+    CatalogError,
+    files_digest,
+    parse_catalog,
+    read_catalog_files,
+)
+from gpuconfig.core.catalog.model import Part, Price, Source
+from gpuconfig.core.catalog.schema import CURRENCIES, Schema, parse_schema
+from gpuconfig.core.money import ExchangeRate, ExchangeRateError, load_shipped_rate, user_rate
+
+DB_NAME = "gpuconfig.sqlite3"
+
+# Ordered migrations: index i brings the database from version i to version i + 1. Never edit one
+# that has shipped; append a new one.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE parts (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        vendor TEXT NOT NULL,
+        released TEXT NOT NULL,
+        notes TEXT NOT NULL,
+        specs TEXT NOT NULL,
+        sources TEXT NOT NULL,
+        price TEXT,
+        file TEXT NOT NULL,
+        line INTEGER NOT NULL,
+        position INTEGER NOT NULL
+    );
+    CREATE INDEX parts_kind ON parts (kind, position);
+    CREATE TABLE price_overrides (
+        part_id TEXT PRIMARY KEY,
+        amount REAL NOT NULL CHECK (amount > 0),
+        currency TEXT NOT NULL,
+        date TEXT NOT NULL
+    );
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+    """
+    CREATE TABLE price_lists (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        imported TEXT NOT NULL
+    );
+    CREATE TABLE imported_prices (
+        list_id INTEGER NOT NULL REFERENCES price_lists (id) ON DELETE CASCADE,
+        part_id TEXT NOT NULL,
+        amount REAL NOT NULL CHECK (amount > 0),
+        currency TEXT NOT NULL,
+        date TEXT NOT NULL,
+        source TEXT NOT NULL,
+        PRIMARY KEY (list_id, part_id)
+    );
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (for example, it was written by a newer gpuconfig)."""
+
+
+@dataclass(frozen=True)
+class RefreshResult:
+    """What opening the store did with the catalog files."""
+
+    rebuilt: bool
+    part_count: int
+    error: str = ""  # one line; the store kept its last good catalog
+
+
+def _price_json(price: Price | None) -> str | None:
+    return None if price is None else json.dumps(asdict(price))
+
+
+def _price_from_json(text: str | None) -> Price | None:
+    return None if text is None else Price(**json.loads(text))
+
+
+class CatalogStore:
+    """One open database. Use `CatalogStore.open()`; every write runs in a transaction."""
+
+    def __init__(self, connection: sqlite3.Connection, catalog_dir: Path) -> None:
+        self._db = connection
+        self.catalog_dir = catalog_dir
+        self.schema: Schema = parse_schema((catalog_dir / SCHEMA_FILE).read_text(encoding="utf-8"))
+        self.last_refresh = RefreshResult(rebuilt=False, part_count=0)
+
+    @classmethod
+    def open(cls, db_path: Path, catalog_dir: Path) -> CatalogStore:
+        """Open (creating or migrating) the database and bring its catalog up to date with the files."""
+        connection = sqlite3.connect(db_path, isolation_level=None)
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute("PRAGMA journal_mode = WAL")
+        _migrate(connection, db_path)
+        store = cls(connection, catalog_dir)
+        store.last_refresh = store.refresh()
+        return store
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # -- the catalog ------------------------------------------------------------------------------
+
+    def _meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def refresh(self) -> RefreshResult:
+        """Rebuild the catalog tables if the files changed; keep the last good catalog if they are bad."""
+        count = int(self._db.execute("SELECT count(*) FROM parts").fetchone()[0])
+        try:
+            files = read_catalog_files(self.catalog_dir)
+        except CatalogError as exc:
+            return RefreshResult(rebuilt=False, part_count=count, error=str(exc))
+        if files_digest(files) == self._meta("catalog_digest"):
+            return RefreshResult(rebuilt=False, part_count=count)
+        try:
+            loaded = parse_catalog(files)
+        except CatalogError as exc:
+            return RefreshResult(rebuilt=False, part_count=count, error=str(exc))
+        with self._transaction() as db:
+            db.execute("DELETE FROM parts")
+            db.executemany(
+                "INSERT INTO parts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        p.id, p.kind, p.name, p.vendor, p.released, p.notes,
+                        json.dumps(p.specs), json.dumps([asdict(s) for s in p.sources]),
+                        _price_json(p.price), p.file, p.line, position,
+                    )
+                    for position, p in enumerate(loaded.parts)
+                ],
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('catalog_digest', ?), ('catalog_loaded', ?)",
+                (loaded.digest, dt.datetime.now().isoformat(timespec="seconds")),
+            )
+        self.schema = loaded.schema
+        return RefreshResult(rebuilt=True, part_count=len(loaded.parts))
+
+    def catalog_loaded_at(self) -> str:
+        return self._meta("catalog_loaded") or ""
+
+    def _effective_prices(self) -> dict[str, tuple[Price, str]]:
+        """Each part's price from the user: an override wins over the newest imported list."""
+        prices: dict[str, tuple[Price, str]] = {}
+        for part_id, amount, currency, date, source, name in self._db.execute(
+            "SELECT i.part_id, i.amount, i.currency, i.date, i.source, l.name FROM imported_prices i "
+            "JOIN price_lists l ON l.id = i.list_id ORDER BY l.imported, l.id"
+        ):
+            prices[part_id] = (Price(amount, currency, date, source, f"imported price list {name}"), "import")
+        for part_id, amount, currency, date in self._db.execute(
+            "SELECT part_id, amount, currency, date FROM price_overrides"
+        ):
+            prices[part_id] = (Price(amount, currency, date, "", "your price"), "override")
+        return prices
+
+    def _rows_to_parts(self, rows: list[tuple[Any, ...]]) -> list[Part]:
+        user_prices = self._effective_prices()
+        parts = []
+        for part_id, kind, name, vendor, released, notes, specs, sources, price, file, line in rows:
+            catalog_price = _price_from_json(price)
+            spec_values = json.loads(specs)
+            part = Part(
+                kind=kind, id=part_id, name=name, vendor=vendor, released=released, notes=notes,
+                specs=spec_values, sources=tuple(Source(**s) for s in json.loads(sources)),
+                price=catalog_price, catalog_price=catalog_price, file=file, line=line,
+                extra=derived_values(kind, spec_values),
+            )
+            if part_id in user_prices:
+                user_price, origin = user_prices[part_id]
+                part = replace(part, price=user_price, price_origin=origin)  # type: ignore[arg-type]
+            parts.append(part)
+        return parts
+
+    _COLUMNS = "id, kind, name, vendor, released, notes, specs, sources, price, file, line"
+
+    def parts(self, kind: str) -> list[Part]:
+        """Every part of a kind, in catalog order, with the user's prices applied."""
+        rows = self._db.execute(
+            f"SELECT {self._COLUMNS} FROM parts WHERE kind = ? ORDER BY position", (kind,)
+        ).fetchall()
+        return self._rows_to_parts(rows)
+
+    def part(self, part_id: str) -> Part | None:
+        rows = self._db.execute(f"SELECT {self._COLUMNS} FROM parts WHERE id = ?", (part_id,)).fetchall()
+        parts = self._rows_to_parts(rows)
+        return parts[0] if parts else None
+
+    def counts(self) -> dict[str, int]:
+        return dict(self._db.execute("SELECT kind, count(*) FROM parts GROUP BY kind").fetchall())
+
+    def part_ids(self) -> set[str]:
+        return {row[0] for row in self._db.execute("SELECT id FROM parts")}
+
+    # -- the user's prices ------------------------------------------------------------------------
+
+    def set_price_override(self, part_id: str, amount: float, currency: str) -> None:
+        if currency not in CURRENCIES:
+            raise ValueError(f"currency must be one of {', '.join(CURRENCIES)}, got {currency!r}")
+        if not amount > 0:
+            raise ValueError(f"a price must be positive, got {amount}")
+        if part_id not in self.part_ids():
+            raise KeyError(f"no part with id {part_id!r}")
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO price_overrides VALUES (?, ?, ?, ?)",
+                (part_id, float(amount), currency, dt.date.today().isoformat()),
+            )
+
+    def clear_price_override(self, part_id: str) -> bool:
+        """Back to the catalog (or imported) price; False when there was no override."""
+        with self._transaction() as db:
+            cursor = db.execute("DELETE FROM price_overrides WHERE part_id = ?", (part_id,))
+        return cursor.rowcount > 0
+
+    def save_price_list(self, name: str, prices: list[tuple[str, Price]]) -> None:
+        """Store an imported price list, replacing an earlier list of the same name."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM price_lists WHERE name = ?", (name,))
+            cursor = db.execute(
+                "INSERT INTO price_lists (name, imported) VALUES (?, ?)",
+                (name, dt.datetime.now().isoformat(timespec="seconds")),
+            )
+            list_id = cursor.lastrowid
+            db.executemany(
+                "INSERT OR REPLACE INTO imported_prices VALUES (?, ?, ?, ?, ?, ?)",
+                [(list_id, pid, p.amount, p.currency, p.date, p.source) for pid, p in prices],
+            )
+
+    def price_lists(self) -> list[tuple[str, str, int]]:
+        """(name, imported at, number of prices) of each imported list."""
+        return self._db.execute(
+            "SELECT l.name, l.imported, count(i.part_id) FROM price_lists l "
+            "LEFT JOIN imported_prices i ON i.list_id = l.id GROUP BY l.id ORDER BY l.imported"
+        ).fetchall()
+
+    def delete_price_list(self, name: str) -> bool:
+        with self._transaction() as db:
+            cursor = db.execute("DELETE FROM price_lists WHERE name = ?", (name,))
+        return cursor.rowcount > 0
+
+    # -- settings ---------------------------------------------------------------------------------
+
+    def setting(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str | None) -> None:
+        with self._transaction() as db:
+            if value is None:
+                db.execute("DELETE FROM settings WHERE key = ?", (key,))
+            else:
+                db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, value))
+
+    def exchange_rate(self) -> ExchangeRate | None:
+        """The user's USD→CNY rate if set, else the published one shipped with the catalog."""
+        mine = self.setting("usd_cny_rate")
+        if mine is not None:
+            return user_rate(float(mine))
+        try:
+            return load_shipped_rate(self.catalog_dir / CURRENCY_FILE)
+        except ExchangeRateError:
+            return None
+
+    def set_exchange_rate(self, rate: float | None) -> None:
+        """Set the user's USD→CNY rate; None goes back to the published one."""
+        if rate is not None:
+            user_rate(rate)  # validates
+        self.set_setting("usd_cny_rate", None if rate is None else repr(float(rate)))
+
+
+def _migrate(connection: sqlite3.Connection, db_path: Path) -> None:
+    version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{db_path}: database version {version} is newer than this gpuconfig understands "
+            f"({SCHEMA_VERSION}); update gpuconfig"
+        )
+    for target in range(version, SCHEMA_VERSION):
+        _apply(connection, MIGRATIONS[target], target + 1)
+
+
+def _apply(connection: sqlite3.Connection, script: str, version: int) -> None:
+    statements = [s.strip() for s in script.split(";") if s.strip()]
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in statements:
+            connection.execute(statement)
+        connection.execute(f"PRAGMA user_version = {version}")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")
+
+
+def open_default_store() -> CatalogStore:
+    """The user's database under the platform data directory, with the shipped catalog."""
+    from gpuconfig.core.paths import catalog_dir, user_data_dir
+
+    return CatalogStore.open(user_data_dir() / DB_NAME, catalog_dir())

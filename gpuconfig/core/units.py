@@ -1,0 +1,40 @@
+"""Formatting of catalog figures with their units, in one place for the GUI, CLI and reports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpuconfig.core.catalog.schema import FieldSpec
+
+MISSING = "—"
+
+
+def format_number(value: float) -> str:
+    """1,008 / 82.6 / 0.75 — thousands separated, at most three significant decimals."""
+    if float(value).is_integer():
+        return f"{value:,.0f}"
+    if abs(value) >= 100:
+        return f"{value:,.1f}"
+    return f"{value:,.3g}" if abs(value) < 1 else f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def format_slots(slots: list[dict[str, Any]]) -> str:
+    return ", ".join(
+        f"#{s['position']}: x{s['lanes']} Gen{s['pcie_gen']} ({s['source']})" for s in slots
+    )
+
+
+def format_value(spec: FieldSpec, value: Any) -> str:
+    """A field's value as a user reads it, with its unit; '—' when the part has no such figure."""
+    if value is None:
+        return MISSING
+    if spec.type == "bool":
+        return "yes" if value else "no"
+    if spec.type == "strlist":
+        return ", ".join(value)
+    if spec.type == "slots":
+        return format_slots(value)
+    if spec.numeric:
+        text = format_number(value)
+        return f"{text} {spec.unit}" if spec.unit else text
+    return str(value)

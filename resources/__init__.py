@@ -1,0 +1,1 @@
+"""Icons, style sheets and translations, read through importlib.resources."""
