@@ -31,8 +31,10 @@ def _store() -> Any:
     except StoreError as exc:
         raise UsageError(str(exc)) from exc
     if store.last_refresh.error:
-        print(f"gpuconfig: catalog files not loaded, using the last good catalog: {store.last_refresh.error}",
-              file=sys.stderr)
+        print(
+            f"gpuconfig: catalog files not loaded, using the last good catalog: {store.last_refresh.error}",
+            file=sys.stderr,
+        )
     return store
 
 
@@ -167,10 +169,18 @@ def _cmd_catalog_rate(args: argparse.Namespace) -> int:
         store.set_exchange_rate(None)
     rate = store.exchange_rate()
     if args.json:
-        _print_json(None if rate is None else {
-            "base": rate.base, "quote": rate.quote, "rate": rate.rate, "date": rate.date,
-            "source": rate.source, "user_set": rate.user_set,
-        })
+        _print_json(
+            None
+            if rate is None
+            else {
+                "base": rate.base,
+                "quote": rate.quote,
+                "rate": rate.rate,
+                "date": rate.date,
+                "source": rate.source,
+                "user_set": rate.user_set,
+            }
+        )
     elif rate is None:
         print("no USD/CNY rate known; set one with: gpuconfig catalog rate --set RATE")
     else:

@@ -19,9 +19,7 @@ def format_number(value: float) -> str:
 
 
 def format_slots(slots: list[dict[str, Any]]) -> str:
-    return ", ".join(
-        f"#{s['position']}: x{s['lanes']} Gen{s['pcie_gen']} ({s['source']})" for s in slots
-    )
+    return ", ".join(f"#{s['position']}: x{s['lanes']} Gen{s['pcie_gen']} ({s['source']})" for s in slots)
 
 
 def format_value(spec: FieldSpec, value: Any) -> str:

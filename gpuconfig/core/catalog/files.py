@@ -145,8 +145,7 @@ class _RowChecker:
         raise AssertionError(spec.type)
 
     def number(self, key: str, value: Any, *, integer: bool, zero_ok: bool = False) -> Any:
-        ok_types: tuple[type, ...] = (int,) if integer else (int, float)
-        if isinstance(value, bool) or not isinstance(value, ok_types):
+        if isinstance(value, bool) or not isinstance(value, int | float) or (integer and isinstance(value, float)):
             expected = "a whole number" if integer else "a number"
             return self.fail(key, f"expected {expected}, got {value!r}")
         if value < 0 or (value == 0 and not zero_ok):

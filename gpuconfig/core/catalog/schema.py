@@ -27,6 +27,7 @@ class FieldSpec:
     choices: tuple[str, ...] = ()
     filter: str = ""
     column: bool = False
+    better: str = ""  # "higher" or "lower": which value a comparison marks as best
 
     @property
     def numeric(self) -> bool:
@@ -66,7 +67,7 @@ class SchemaError(ValueError):
 
 
 def _field(kind: str, raw: dict[str, Any]) -> FieldSpec:
-    known = {"key", "type", "label", "unit", "required", "choices", "filter", "column"}
+    known = {"key", "type", "label", "unit", "required", "choices", "filter", "column", "better"}
     unknown = set(raw) - known
     if unknown:
         raise SchemaError(f"schema: kind {kind}: unknown field keys {sorted(unknown)}")
@@ -79,7 +80,10 @@ def _field(kind: str, raw: dict[str, Any]) -> FieldSpec:
         choices=tuple(raw.get("choices", ())),
         filter=raw.get("filter", ""),
         column=bool(raw.get("column", False)),
+        better=raw.get("better", ""),
     )
+    if spec.better not in ("", "higher", "lower"):
+        raise SchemaError(f"schema: {kind}.{spec.key}: better must be 'higher' or 'lower'")
     if spec.type not in FIELD_TYPES:
         raise SchemaError(f"schema: {kind}.{spec.key}: unknown type {spec.type!r}")
     if spec.filter and spec.filter not in FILTER_KINDS:

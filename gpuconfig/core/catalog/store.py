@@ -158,9 +158,18 @@ class CatalogStore:
                 "INSERT INTO parts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
-                        p.id, p.kind, p.name, p.vendor, p.released, p.notes,
-                        json.dumps(p.specs), json.dumps([asdict(s) for s in p.sources]),
-                        _price_json(p.price), p.file, p.line, position,
+                        p.id,
+                        p.kind,
+                        p.name,
+                        p.vendor,
+                        p.released,
+                        p.notes,
+                        json.dumps(p.specs),
+                        json.dumps([asdict(s) for s in p.sources]),
+                        _price_json(p.price),
+                        p.file,
+                        p.line,
+                        position,
                     )
                     for position, p in enumerate(loaded.parts)
                 ],
@@ -196,9 +205,18 @@ class CatalogStore:
             catalog_price = _price_from_json(price)
             spec_values = json.loads(specs)
             part = Part(
-                kind=kind, id=part_id, name=name, vendor=vendor, released=released, notes=notes,
-                specs=spec_values, sources=tuple(Source(**s) for s in json.loads(sources)),
-                price=catalog_price, catalog_price=catalog_price, file=file, line=line,
+                kind=kind,
+                id=part_id,
+                name=name,
+                vendor=vendor,
+                released=released,
+                notes=notes,
+                specs=spec_values,
+                sources=tuple(Source(**s) for s in json.loads(sources)),
+                price=catalog_price,
+                catalog_price=catalog_price,
+                file=file,
+                line=line,
                 extra=derived_values(kind, spec_values),
             )
             if part_id in user_prices:

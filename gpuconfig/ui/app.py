@@ -1,0 +1,53 @@
+"""Start the GUI: the application object, translations, the store and the main window."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from gpuconfig import __version__
+from gpuconfig.core.paths import resources_dir
+
+
+def create_application(argv: Sequence[str]) -> QApplication:
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(list(argv))
+    app.setApplicationName("gpuconfig")
+    app.setApplicationDisplayName("gpuconfig")
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName("gpuconfig")
+    icon = resources_dir() / "gpuconfig.svg"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    _install_translations(app)
+    return app
+
+
+def _install_translations(app: QApplication) -> None:
+    """Load gpuconfig's and Qt's own translations for the user's language, where they exist."""
+    locale = QLocale.system()
+    for directory, prefix in (
+        (str(resources_dir() / "translations"), "gpuconfig_"),
+        (QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath), "qtbase_"),
+    ):
+        translator = QTranslator(app)
+        if translator.load(locale, prefix.rstrip("_"), "_", directory):
+            app.installTranslator(translator)
+
+
+def run(argv: Sequence[str]) -> int:
+    from gpuconfig.core.catalog.store import StoreError, open_default_store
+    from gpuconfig.ui.main_window import MainWindow
+
+    app = create_application(argv)
+    try:
+        store = open_default_store()
+    except StoreError as exc:
+        QMessageBox.critical(None, "gpuconfig", str(exc))
+        return 2
+    window = MainWindow(store)
+    window.show()
+    return app.exec()

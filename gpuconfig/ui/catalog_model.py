@@ -1,0 +1,221 @@
+"""The table model of the Catalog tab: one part kind, filtered and sorted by the core's PartIndex.
+
+Filtering happens in Python over prebuilt search text and only the visible row list changes, so a
+keystroke never makes Qt call back into Python once per row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QColor, QFont
+
+from gpuconfig.core.catalog.derived import DERIVED_FIELDS
+from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.catalog.query import PartFilter, PartIndex, field_value
+from gpuconfig.core.catalog.schema import FieldSpec, KindSpec
+from gpuconfig.core.money import ExchangeRate, convert_price, format_money
+from gpuconfig.core.units import format_value
+
+PART_ROLE = Qt.ItemDataRole.UserRole + 1
+SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+_Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    title: str
+    spec: FieldSpec | None = None
+
+
+class PartTableModel(QAbstractTableModel):
+    """Parts of one kind; `price_edited(part_id, amount, currency)` asks for a price override."""
+
+    price_edited = Signal(str, float, str)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._index = PartIndex([])
+        self._columns: list[Column] = []
+        self._order: list[int] = []
+        self._visible: list[int] = []
+        self._filter = PartFilter()
+        self._rate: ExchangeRate | None = None
+        self._sort_key = ""
+        self._sort_descending = False
+        self.accent = QColor("#b0530c")
+
+    # -- contents ---------------------------------------------------------------------------------
+
+    def set_parts(self, spec: KindSpec, parts: list[Part], rate: ExchangeRate | None) -> None:
+        self.beginResetModel()
+        self._index = PartIndex(parts)
+        self._rate = rate
+        columns = [Column("name", self.tr("Name")), Column("vendor", self.tr("Vendor"))]
+        fields = [f for f in spec.fields if f.column] + list(DERIVED_FIELDS.get(spec.kind, ()))
+        columns += [Column(f.key, f"{self.tr(f.label)} ({f.unit})" if f.unit else self.tr(f.label), f) for f in fields]
+        columns.append(Column("price", ""))
+        self._columns = columns
+        self._order = self._sorted_order()
+        self._visible = self._index.matching_rows(self._filter, self._rate, self._order)
+        self.endResetModel()
+        self._retitle_price()
+
+    def replace_parts(self, parts: list[Part]) -> None:
+        """The same parts with new prices: keeps columns, sort and filter."""
+        self.beginResetModel()
+        self._index = PartIndex(parts)
+        self._order = self._sorted_order()
+        self._visible = self._index.matching_rows(self._filter, self._rate, self._order)
+        self.endResetModel()
+
+    def set_filter(self, part_filter: PartFilter) -> None:
+        currency_changed = part_filter.currency != self._filter.currency
+        self.beginResetModel()
+        self._filter = part_filter
+        if currency_changed and self._sort_key == "price":
+            self._order = self._sorted_order()
+        self._visible = self._index.matching_rows(part_filter, self._rate, self._order)
+        self.endResetModel()
+        if currency_changed:
+            self._retitle_price()
+
+    def set_rate(self, rate: ExchangeRate | None) -> None:
+        self._rate = rate
+        self.set_filter(self._filter)
+        self.replace_parts(self._index.parts)
+
+    def _retitle_price(self) -> None:
+        self._columns[-1] = Column("price", self.tr("Price ({currency})").format(currency=self._filter.currency))
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, len(self._columns) - 1, len(self._columns) - 1)
+
+    def _sorted_order(self) -> list[int]:
+        if not self._sort_key:
+            return list(range(len(self._index.parts)))
+        return self._index.sorted_rows(self._sort_key, self._sort_descending, self._filter.currency, self._rate)
+
+    @property
+    def visible_parts(self) -> list[Part]:
+        return [self._index.parts[r] for r in self._visible]
+
+    @property
+    def all_parts(self) -> list[Part]:
+        return self._index.parts
+
+    @property
+    def part_filter(self) -> PartFilter:
+        return self._filter
+
+    def part_at(self, row: int) -> Part:
+        return self._index.parts[self._visible[row]]
+
+    def row_of(self, part_id: str) -> int:
+        for row, r in enumerate(self._visible):
+            if self._index.parts[r].id == part_id:
+                return row
+        return -1
+
+    def column_of(self, key: str) -> int:
+        return next((i for i, c in enumerate(self._columns) if c.key == key), -1)
+
+    # -- Qt model API -----------------------------------------------------------------------------
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._visible)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self._columns[section].title
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(self._columns):  # the view asks before any kind is shown
+            return
+        self.layoutAboutToBeChanged.emit()
+        self._sort_key = self._columns[column].key
+        self._sort_descending = order == Qt.SortOrder.DescendingOrder
+        self._order = self._sorted_order()
+        self._visible = self._index.matching_rows(self._filter, self._rate, self._order)
+        self.layoutChanged.emit()
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if self._columns[index.column()].key == "price":
+            base |= Qt.ItemFlag.ItemIsEditable
+        return base
+
+    def price_amount(self, part: Part) -> tuple[float | None, str]:
+        """The part's price in the display currency, or in its own currency when no rate is known."""
+        if part.price is None:
+            return None, self._filter.currency
+        converted = convert_price(part.price, self._filter.currency, self._rate)
+        if converted is None:
+            return part.price.amount, part.price.currency
+        return converted, self._filter.currency
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        part = self._index.parts[self._visible[index.row()]]
+        column = self._columns[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column.key == "price":
+                amount, currency = self.price_amount(part)
+                text = format_money(amount, currency)
+                if part.price is not None and part.price.per:
+                    text += self.tr("/h")
+                return ("✎ " + text) if part.price_origin == "override" else text
+            value = field_value(part, column.key)
+            return format_value(column.spec, value) if column.spec else str(value)
+        if role == Qt.ItemDataRole.EditRole and column.key == "price":
+            return self.price_amount(part)[0] or 0.0
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            numeric = column.key == "price" or (column.spec is not None and column.spec.numeric)
+            horizontal = Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft
+            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
+        if column.key == "price" and part.price_origin != "catalog":
+            if role == Qt.ItemDataRole.FontRole:
+                font = QFont()
+                font.setItalic(True)
+                return font
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return self.accent
+        if role == Qt.ItemDataRole.ToolTipRole and column.key == "price":
+            return self._price_tooltip(part)
+        if role == PART_ROLE:
+            return part
+        return None
+
+    def _price_tooltip(self, part: Part) -> str:
+        if part.price is None:
+            return self.tr("No public price. Double-click to enter your own.")
+        price = part.price
+        own = format_money(price.amount, price.currency)
+        if part.price_origin == "override":
+            catalog = part.catalog_price
+            was = format_money(catalog.amount, catalog.currency) if catalog else self.tr("none")
+            return self.tr("Your price {own}, set {date}. Catalog price: {was}. Right-click to revert.").format(
+                own=own, date=price.date, was=was
+            )
+        return self.tr("{own}, {basis}, {date}\n{source}").format(
+            own=own, basis=price.basis, date=price.date, source=price.source
+        )
+
+    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or self._columns[index.column()].key != "price":
+            return False
+        try:
+            amount = float(value)
+        except (TypeError, ValueError):
+            return False
+        if amount <= 0:
+            return False
+        part = self.part_at(index.row())
+        self.price_edited.emit(part.id, amount, self._filter.currency)
+        return True

@@ -1,0 +1,225 @@
+"""The main window: a tab per area, a status bar, menus, and the theme."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuconfig import __version__
+from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.ui import theme
+from gpuconfig.ui.catalog_tab import CatalogTab
+from gpuconfig.ui.placeholder_tab import PlaceholderTab
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, store: CatalogStore) -> None:
+        super().__init__()
+        self.store = store
+        self.setWindowTitle("gpuconfig")
+        self.resize(1440, 860)
+        saved = store.setting("theme")
+        self.theme_name = saved if saved in theme.THEMES else "system"
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        self.colors = theme.apply(app, self.theme_name)
+
+        self.catalog_tab = CatalogTab(store, self.colors)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("areas")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.catalog_tab, self.tr("Catalog"))
+        for title, promise in self._later_areas():
+            self.tabs.addTab(PlaceholderTab(title, promise), title)
+
+        self.banner = QLabel()
+        self.banner.setObjectName("catalog_error")
+        self.banner.setProperty("role", "error")
+        self.banner.setWordWrap(True)
+        self.banner.setContentsMargins(12, 6, 12, 0)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+
+        self.catalog_status = QLabel()
+        self.rate_status = QLabel()
+        self.statusBar().addPermanentWidget(self.catalog_status)
+        self.statusBar().addPermanentWidget(self.rate_status)
+        self._build_menus()
+        self._show_catalog_state()
+        self._show_rate()
+        self.catalog_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_scheme)
+
+    def _later_areas(self) -> list[tuple[str, str]]:
+        return [
+            (
+                self.tr("Workload"),
+                self.tr(
+                    "Estimate the memory and time a PyTorch model needs — weights, gradients, optimizer states, "
+                    "activations, KV cache and device overheads — for pre-training, fine-tuning, LoRA or inference, "
+                    "and say whether it fits on your GPU and what change would make it fit."
+                ),
+            ),
+            (
+                self.tr("Build"),
+                self.tr(
+                    "Recommend complete machines for a workload and a budget — GPUs, CPU, board, memory, storage, "
+                    "power supply and case — check every compatibility and power rule, compare buying with renting, "
+                    "and export the build list."
+                ),
+            ),
+            (
+                self.tr("Probe"),
+                self.tr(
+                    "Inventory this machine, graph GPU and CPU use live, run PyTorch benchmarks (matmul, memory "
+                    "bandwidth, host-device copies, a real training step) and judge each result against the part's "
+                    "specification."
+                ),
+            ),
+            (
+                self.tr("Guide"),
+                self.tr(
+                    "Set up a build or this machine step by step: the driver, CUDA or ROCm, the exact PyTorch install "
+                    "command for your GPU and operating system, checks to run, and fixes for what the probe found."
+                ),
+            ),
+            (
+                self.tr("eGPU"),
+                self.tr(
+                    "Find out whether an external GPU will help your laptop: the port and its link, the enclosure, the "
+                    "card, the expected slowdown for your workload, and whether the one plugged in runs at full speed."
+                ),
+            ),
+        ]
+
+    # -- menus ------------------------------------------------------------------------------------
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        import_action = QAction(self.tr("Import price list…"), self)
+        import_action.setShortcut(QKeySequence("Ctrl+I"))
+        import_action.triggered.connect(self._on_import_prices)
+        rate_action = QAction(self.tr("Exchange rate…"), self)
+        rate_action.triggered.connect(self._on_edit_rate)
+        quit_action = QAction(self.tr("Quit"), self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        for action in (import_action, rate_action):
+            file_menu.addAction(action)
+        file_menu.addSeparator()
+        file_menu.addAction(quit_action)
+
+        view_menu = self.menuBar().addMenu(self.tr("&View"))
+        theme_menu = view_menu.addMenu(self.tr("Theme"))
+        group = QActionGroup(self)
+        labels = {"system": self.tr("Follow the system"), "light": self.tr("Light"), "dark": self.tr("Dark")}
+        self.theme_actions: dict[str, QAction] = {}
+        for name in theme.THEMES:
+            action = QAction(labels[name], self, checkable=True)
+            action.setChecked(name == self.theme_name)
+            action.triggered.connect(lambda _checked=False, n=name: self.set_theme(n))
+            group.addAction(action)
+            theme_menu.addAction(action)
+            self.theme_actions[name] = action
+
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        about = QAction(self.tr("About gpuconfig"), self)
+        about.triggered.connect(self._on_about)
+        help_menu.addAction(about)
+
+    # -- theme ------------------------------------------------------------------------------------
+
+    def set_theme(self, name: str) -> None:
+        if name not in theme.THEMES:
+            raise ValueError(f"unknown theme {name!r}")
+        self.theme_name = name
+        self.store.set_setting("theme", name)
+        self.theme_actions[name].setChecked(True)
+        self._apply_theme()
+
+    def _apply_theme(self) -> None:
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        self.colors = theme.apply(app, self.theme_name)
+        self.catalog_tab.apply_colors(self.colors)
+        self._show_catalog_state()
+
+    def _on_system_scheme(self, _scheme: Qt.ColorScheme) -> None:
+        if self.theme_name == "system":
+            self._apply_theme()
+
+    # -- status -----------------------------------------------------------------------------------
+
+    def _show_catalog_state(self) -> None:
+        refresh = self.store.last_refresh
+        total = sum(self.store.counts().values())
+        self.catalog_status.setText(self.tr("Catalog: {n} parts").format(n=total))
+        self.catalog_status.setToolTip(
+            self.tr("Loaded from the catalog files at {when}").format(when=self.store.catalog_loaded_at() or "—")
+        )
+        if refresh.error:
+            self.banner.setText(
+                self.tr(
+                    "The catalog files have a problem and were not loaded; showing the last good catalog. {error}"
+                ).format(error=refresh.error)
+            )
+        self.banner.setVisible(bool(refresh.error))
+
+    def _show_rate(self) -> None:
+        rate = self.store.exchange_rate()
+        if rate is None:
+            self.rate_status.setText(self.tr("No USD/CNY rate"))
+            return
+        origin = self.tr("your rate") if rate.user_set else rate.date
+        self.rate_status.setText(f"1 USD = {rate.rate:g} CNY ({origin})")
+        self.rate_status.setToolTip(rate.source)
+
+    # -- actions ----------------------------------------------------------------------------------
+
+    def _on_import_prices(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import price list"), "", self.tr("Price lists (*.csv)"))
+        if path:
+            error = self.catalog_tab.import_prices(path)
+            if error:
+                QMessageBox.warning(self, self.tr("Price list not imported"), error)
+
+    def _on_edit_rate(self) -> None:
+        current = self.store.exchange_rate()
+        value, ok = QInputDialog.getDouble(
+            self, self.tr("Exchange rate"), self.tr("CNY per 1 USD:"), current.rate if current else 7.0, 0.01, 1000, 4
+        )
+        if ok:
+            self.set_exchange_rate(value)
+
+    def set_exchange_rate(self, value: float | None) -> None:
+        self.store.set_exchange_rate(value)
+        self.catalog_tab.set_rate(self.store.exchange_rate())
+        self._show_rate()
+
+    def _on_about(self) -> None:
+        from PySide6 import __version__ as pyside_version
+        from PySide6.QtCore import qVersion
+
+        QMessageBox.about(
+            self,
+            self.tr("About gpuconfig"),
+            self.tr(
+                "<h3>gpuconfig {version}</h3><p>Plan, check and set up machines that run PyTorch.</p>"
+                "<p>Built with Qt {qt} and PySide6 {pyside} (LGPLv3), pyqtgraph, psutil and nvidia-ml-py.</p>"
+            ).format(version=__version__, qt=qVersion(), pyside=pyside_version),
+        )

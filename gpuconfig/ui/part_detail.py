@@ -1,0 +1,107 @@
+"""The detail pane: every field of one part, each with the source it was read from."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTextBrowser, QVBoxLayout, QWidget
+
+from gpuconfig.core.catalog.derived import DERIVED_FIELDS
+from gpuconfig.core.catalog.model import Part, Price
+from gpuconfig.core.catalog.schema import KindSpec
+from gpuconfig.core.money import ExchangeRate, convert_price, format_money
+from gpuconfig.core.units import MISSING, format_value
+
+
+class PartDetail(QWidget):
+    """Shows one part; `revert_requested(part_id)` asks to drop the user's price for it."""
+
+    revert_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.browser = QTextBrowser()
+        self.browser.setObjectName("detail")
+        self.browser.setOpenExternalLinks(True)
+        self.revert = QPushButton(self.tr("Revert to catalog price"))
+        self.revert.setObjectName("revert")
+        self.revert.setEnabled(False)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.revert)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.browser, 1)
+        layout.addLayout(buttons)
+        self._part: Part | None = None
+        self.revert.clicked.connect(self._on_revert)
+        self.show_part(None, None, "USD", None)
+
+    def _on_revert(self) -> None:
+        if self._part is not None:
+            self.revert_requested.emit(self._part.id)
+
+    def show_part(self, part: Part | None, spec: KindSpec | None, currency: str, rate: ExchangeRate | None) -> None:
+        self._part = part
+        self.revert.setEnabled(part is not None and part.price_origin == "override")
+        if part is None or spec is None:
+            self.browser.setHtml(f"<p>{escape(self.tr('Select a part to see every figure and its source.'))}</p>")
+            return
+        self.browser.setHtml(self._html(part, spec, currency, rate))
+
+    def _price_text(self, price: Price | None, currency: str, rate: ExchangeRate | None) -> str:
+        if price is None:
+            return escape(self.tr("no public price"))
+        per = self.tr(" per hour") if price.per else ""
+        own = format_money(price.amount, price.currency) + per
+        converted = convert_price(price, currency, rate)
+        if price.currency != currency and converted is not None and rate is not None:
+            own += f" ≈ {format_money(converted, currency)}" + self.tr(" at {rate:g} CNY/USD").format(rate=rate.rate)
+        return escape(own)
+
+    def _html(self, part: Part, spec: KindSpec, currency: str, rate: ExchangeRate | None) -> str:
+        refs = {source.url: number for number, source in enumerate(part.sources, start=1)}
+        rows = []
+        for field in spec.fields:
+            value = part.specs.get(field.key)
+            source = part.source_for(field.key)
+            ref = f"<sup>[{refs[source.url]}]</sup>" if source and value is not None else ""
+            shown = format_value(field, value)
+            cell = f'<span style="color: gray">{MISSING}</span>' if value is None else escape(shown)
+            rows.append(f"<tr><td>{escape(self.tr(field.label))}</td><td>{cell}{ref}</td></tr>")
+        for field in DERIVED_FIELDS.get(part.kind, ()):
+            value = part.extra.get(field.key)
+            rows.append(
+                f"<tr><td>{escape(self.tr(field.label))}</td><td>{escape(format_value(field, value))}"
+                f" <i>({escape(self.tr('computed from the slot positions'))})</i></td></tr>"
+            )
+        price = part.price
+        if part.price_origin == "override":
+            origin = self.tr("your price, set {date}").format(date=price.date if price else "")
+            catalog = self.tr("Catalog price: {price}").format(
+                price=self._price_text(part.catalog_price, currency, rate)
+            )
+            price_note = f"{escape(origin)}<br>{catalog}"
+        elif price is not None:
+            link = f'<a href="{escape(price.source)}">{escape(self.tr("source"))}</a>' if price.source else ""
+            price_note = f"{escape(price.basis)}, {escape(price.date)} {link}"
+        else:
+            price_note = ""
+        sources = "".join(
+            f'<li><a href="{escape(s.url)}">{escape(s.title)}</a> — {escape(self.tr("read"))} {escape(s.read)}'
+            + (f"<br><small>{escape(', '.join(s.fields))}</small>" if s.fields else "")
+            + "</li>"
+            for s in part.sources
+        )
+        released = f" · {escape(self.tr('released'))} {escape(part.released)}" if part.released else ""
+        notes = f"<h4>{escape(self.tr('Notes'))}</h4><p>{escape(part.notes)}</p>" if part.notes else ""
+        return f"""
+            <h2 style="margin-bottom: 0">{escape(part.name)}</h2>
+            <p style="margin-top: 2px">{escape(part.vendor)}{released} · <code>{escape(part.id)}</code></p>
+            <p><b>{escape(self.tr("Price"))}:</b> {self._price_text(price, currency, rate)}<br>
+               <small>{price_note}</small></p>
+            <table cellspacing="0" cellpadding="3" width="100%">{"".join(rows)}</table>
+            {notes}
+            <h4>{escape(self.tr("Sources"))}</h4><ol>{sources}</ol>
+        """

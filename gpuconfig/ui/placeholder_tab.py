@@ -1,0 +1,26 @@
+"""A tab for an area that later releases fill: says what it will do."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+
+class PlaceholderTab(QWidget):
+    def __init__(self, title: str, promise: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        heading = QLabel(title)
+        heading.setProperty("role", "heading")
+        text = QLabel(promise)
+        text.setWordWrap(True)
+        text.setMaximumWidth(640)
+        soon = QLabel(self.tr("Not available in this version yet."))
+        soon.setProperty("role", "muted")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(48, 48, 48, 48)
+        layout.addWidget(heading)
+        layout.addWidget(text)
+        layout.addWidget(soon)
+        layout.addStretch(1)
+        layout.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.promise = promise

@@ -1,0 +1,173 @@
+"""Price/performance scatter of the parts on show (pyqtgraph; imported only when first opened)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.catalog.query import field_value
+from gpuconfig.core.catalog.schema import KindSpec
+from gpuconfig.core.money import ExchangeRate, convert_price
+from gpuconfig.ui.theme import Colors
+
+PRICE = "price"
+VENDOR_COLORS = ("#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2", "#edc948", "#9c755f")
+LABEL_LIMIT = 60  # above this many points, names would only be clutter
+
+
+def axis_value(part: Part, key: str, currency: str, rate: ExchangeRate | None) -> float | None:
+    if key == PRICE:
+        return None if part.price is None else convert_price(part.price, currency, rate)
+    value = field_value(part, key)
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def scatter_points(
+    parts: list[Part], x_key: str, y_key: str, per_money: bool, currency: str, rate: ExchangeRate | None
+) -> list[tuple[float, float, Part]]:
+    """(x, y, part) for every part that has both figures; y divided by price per 1,000 when asked."""
+    points = []
+    for part in parts:
+        x, y = axis_value(part, x_key, currency, rate), axis_value(part, y_key, currency, rate)
+        if x is None or y is None:
+            continue
+        if per_money:
+            price = axis_value(part, PRICE, currency, rate)
+            if not price:
+                continue
+            y = y / price * 1000
+        points.append((x, y, part))
+    return points
+
+
+class PriceScatter(QWidget):
+    """Emits `part_clicked(part_id)` when a point is clicked."""
+
+    part_clicked = Signal(str)
+
+    def __init__(self, colors: Colors, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.x_axis = QComboBox()
+        self.x_axis.setObjectName("x_axis")
+        self.y_axis = QComboBox()
+        self.y_axis.setObjectName("y_axis")
+        self.per_money = QCheckBox()
+        self.per_money.setObjectName("per_money")
+        self.plot = pg.PlotWidget()
+        self.plot.setObjectName("scatter_plot")
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        self.scatter = pg.ScatterPlotItem(size=11, hoverable=True, tip=None)
+        self.plot.addItem(self.scatter)
+        self._labels: list[Any] = []
+        self.legend = QLabel()
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel(self.tr("X")))
+        controls.addWidget(self.x_axis)
+        controls.addWidget(QLabel(self.tr("Y")))
+        controls.addWidget(self.y_axis)
+        controls.addWidget(self.per_money)
+        controls.addStretch(1)
+        controls.addWidget(self.legend)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(controls)
+        layout.addWidget(self.plot, 1)
+
+        self._spec: KindSpec | None = None
+        self._parts: list[Part] = []
+        self._currency = "USD"
+        self._rate: ExchangeRate | None = None
+        self._selected = ""
+        self.points: list[tuple[float, float, Part]] = []
+        self.apply_colors(colors)
+        self.scatter.sigClicked.connect(self._on_clicked)
+        self.x_axis.currentIndexChanged.connect(self.redraw)
+        self.y_axis.currentIndexChanged.connect(self.redraw)
+        self.per_money.toggled.connect(self.redraw)
+
+    def apply_colors(self, colors: Colors) -> None:
+        self.colors = colors
+        self.plot.setBackground(colors.base)
+        for name in ("left", "bottom"):
+            axis = self.plot.getAxis(name)
+            axis.setPen(pg.mkPen(colors.muted))
+            axis.setTextPen(pg.mkPen(colors.text))
+        self.redraw()
+
+    def set_kind(self, spec: KindSpec) -> None:
+        """Offer this kind's numeric fields as axes; X defaults to price, Y to the kind's headline figure."""
+        self._spec = spec
+        numeric = [f for f in spec.fields if f.numeric]
+        for box in (self.x_axis, self.y_axis):
+            box.blockSignals(True)
+            box.clear()
+        self.x_axis.addItem(self.tr("Price"), PRICE)
+        for f in numeric:
+            label = f"{self.tr(f.label)} ({f.unit})" if f.unit else self.tr(f.label)
+            self.x_axis.addItem(label, f.key)
+            self.y_axis.addItem(label, f.key)
+        headline = next((i for i, f in enumerate(numeric) if f.better == "higher" and f.column), 0)
+        # Every GPU has a memory size; tensor figures are missing where no vendor document gives them.
+        preferred = {"gpu": "memory_gb", "cloud": "gpu_count"}.get(spec.kind)
+        if preferred is not None:
+            headline = next((i for i, f in enumerate(numeric) if f.key == preferred), headline)
+        self.y_axis.setCurrentIndex(headline)
+        for box in (self.x_axis, self.y_axis):
+            box.blockSignals(False)
+
+    def set_parts(self, parts: list[Part], currency: str, rate: ExchangeRate | None, selected: str = "") -> None:
+        self._parts, self._currency, self._rate, self._selected = parts, currency, rate, selected
+        self.redraw()
+
+    def select(self, part_id: str) -> None:
+        self._selected = part_id
+        self.redraw()
+
+    def redraw(self, *_: Any) -> None:
+        if self._spec is None or self.x_axis.count() == 0 or self.y_axis.count() == 0:
+            return
+        x_key, y_key = str(self.x_axis.currentData()), str(self.y_axis.currentData())
+        per_money = self.per_money.isChecked()
+        self.per_money.setText(self.tr("per 1,000 {currency}").format(currency=self._currency))
+        self.points = scatter_points(self._parts, x_key, y_key, per_money, self._currency, self._rate)
+        vendors = sorted({p.vendor for _, _, p in self.points})
+        color_of = {v: VENDOR_COLORS[i % len(VENDOR_COLORS)] for i, v in enumerate(vendors)}
+        spots = []
+        for x, y, part in self.points:
+            chosen = part.id == self._selected
+            spots.append(
+                {
+                    "pos": (x, y),
+                    "data": part.id,
+                    "brush": pg.mkBrush(color_of[part.vendor]),
+                    "pen": pg.mkPen(self.colors.text, width=2) if chosen else pg.mkPen(None),
+                    "size": 16 if chosen else 11,
+                }
+            )
+        self.scatter.setData(spots)
+        for label in self._labels:
+            self.plot.removeItem(label)
+        self._labels = []
+        if len(self.points) <= LABEL_LIMIT:
+            for x, y, part in self.points:
+                label = pg.TextItem(part.name, color=QColor(self.colors.muted), anchor=(0, 1))
+                label.setPos(x, y)
+                self.plot.addItem(label)
+                self._labels.append(label)
+        x_label = self.x_axis.currentText()
+        self.plot.setLabel("bottom", f"{x_label} ({self._currency})" if x_key == PRICE else x_label)
+        y_label = self.y_axis.currentText() + (f" / 1,000 {self._currency}" if per_money else "")
+        self.plot.setLabel("left", y_label)
+        self.legend.setText(" ".join(f'<span style="color:{c}">●</span> {v}' for v, c in color_of.items()))
+        self.plot.enableAutoRange()
+
+    def _on_clicked(self, _item: Any, spots: Any, *_: Any) -> None:
+        if len(spots):
+            self.part_clicked.emit(str(spots[0].data()))

@@ -1,0 +1,120 @@
+"""Light and dark themes. "system" follows the desktop's colour scheme and changes with it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+THEMES = ("system", "light", "dark")
+
+
+@dataclass(frozen=True)
+class Colors:
+    window: str
+    base: str
+    alternate: str
+    text: str
+    muted: str
+    button: str
+    highlight: str
+    highlight_text: str
+    link: str
+    accent: str  # user-edited values (price overrides)
+    warning: str
+    error: str
+    grid: str
+
+
+LIGHT = Colors(
+    window="#f4f5f7",
+    base="#ffffff",
+    alternate="#f7f8fa",
+    text="#1d2330",
+    muted="#5f6b7a",
+    button="#eceef2",
+    highlight="#2f6fd6",
+    highlight_text="#ffffff",
+    link="#1f5fc4",
+    accent="#b0530c",
+    warning="#9a6700",
+    error="#c62828",
+    grid="#d9dde3",
+)
+DARK = Colors(
+    window="#1e2128",
+    base="#16181d",
+    alternate="#1b1e24",
+    text="#e3e6eb",
+    muted="#9aa4b2",
+    button="#2a2e37",
+    highlight="#3d7be0",
+    highlight_text="#ffffff",
+    link="#7fb0ff",
+    accent="#f0a35e",
+    warning="#e3b341",
+    error="#ff6b6b",
+    grid="#333844",
+)
+
+
+def system_is_dark() -> bool:
+    return QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark
+
+
+def resolve(theme: str) -> Colors:
+    """The colours for a theme name; "system" asks the desktop."""
+    if theme == "dark" or (theme == "system" and system_is_dark()):
+        return DARK
+    return LIGHT
+
+
+def palette(colors: Colors) -> QPalette:
+    p = QPalette()
+    role = QPalette.ColorRole
+    for r, value in (
+        (role.Window, colors.window),
+        (role.WindowText, colors.text),
+        (role.Base, colors.base),
+        (role.AlternateBase, colors.alternate),
+        (role.Text, colors.text),
+        (role.Button, colors.button),
+        (role.ButtonText, colors.text),
+        (role.Highlight, colors.highlight),
+        (role.HighlightedText, colors.highlight_text),
+        (role.Link, colors.link),
+        (role.ToolTipBase, colors.base),
+        (role.ToolTipText, colors.text),
+        (role.PlaceholderText, colors.muted),
+        (role.Mid, colors.grid),
+        (role.Midlight, colors.grid),
+    ):
+        p.setColor(r, QColor(value))
+    disabled = QPalette.ColorGroup.Disabled
+    for r in (role.Text, role.WindowText, role.ButtonText):
+        p.setColor(disabled, r, QColor(colors.muted))
+    return p
+
+
+def apply(app: QApplication, theme: str) -> Colors:
+    """Style the whole application; returns the colours in use so views can draw with them."""
+    colors = resolve(theme)
+    app.setStyle("Fusion")
+    app.setPalette(palette(colors))
+    app.setStyleSheet(
+        f"""
+        QTabWidget::pane {{ border-top: 1px solid {colors.grid}; }}
+        QTabBar::tab {{ padding: 6px 14px; }}
+        QToolTip {{ color: {colors.text}; background: {colors.base}; border: 1px solid {colors.grid}; }}
+        QLabel[role="heading"] {{ font-size: 16pt; font-weight: 600; }}
+        QLabel[role="muted"] {{ color: {colors.muted}; }}
+        QLabel[role="error"] {{ color: {colors.error}; }}
+        QListWidget#kinds {{ border: none; background: {colors.window}; }}
+        QListWidget#kinds::item {{ padding: 6px 10px; border-radius: 4px; }}
+        QListWidget#kinds::item:selected {{ background: {colors.highlight}; color: {colors.highlight_text}; }}
+        QTableView {{ gridline-color: {colors.grid}; }}
+        """
+    )
+    return colors

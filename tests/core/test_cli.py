@@ -1,0 +1,159 @@
+"""The real command line, run as users run it: a separate process, JSON on stdout, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpuconfig import __version__
+
+KINDS = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "dock", "cloud")
+GPU_KEYS = {
+    "id",
+    "name",
+    "vendor",
+    "memory_gb",
+    "memory_bandwidth_gbs",
+    "tdp_w",
+    "fp32_tflops",
+    "tf32_tensor_tflops",
+    "fp16_tensor_tflops",
+    "bf16_tensor_tflops",
+    "fp8_tensor_tflops",
+    "int8_tensor_tops",
+    "compute_capability",
+    "price",
+    "sources",
+}
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpuconfig", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def run_json(*args: str) -> Any:
+    result = run(*args, "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"gpuconfig {__version__}"
+
+
+def test_gpu_list_json_has_the_promised_keys() -> None:
+    gpus = run_json("catalog", "list", "--kind", "gpu")
+    assert isinstance(gpus, list) and len(gpus) >= 40
+    for gpu in gpus:
+        assert set(gpu) >= GPU_KEYS, gpu["id"]
+        assert gpu["sources"], gpu["id"]
+        for key in GPU_KEYS - {"price", "sources", "id", "name", "vendor", "compute_capability"}:
+            assert gpu[key] != 0, f"{gpu['id']}.{key}: a figure a part does not have is null, never 0"
+        if gpu["price"] is not None:
+            assert {"amount", "currency", "date"} <= set(gpu["price"])
+            assert gpu["price"]["amount"] > 0
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_lists_with_its_own_fields_and_price(kind: str) -> None:
+    parts = run_json("catalog", "list", "--kind", kind)
+    assert parts
+    assert all(p["kind"] == kind and p["sources"] and "price" in p for p in parts)
+    assert any(p["price"] is not None for p in parts), f"no {kind} has a price"
+
+
+def test_query_narrows_the_list() -> None:
+    everything = run_json("catalog", "list", "--kind", "gpu")
+    hopper = run_json("catalog", "list", "--kind", "gpu", "--query", "hopper")
+    assert 0 < len(hopper) < len(everything)
+    assert all(g["architecture"] == "Hopper" for g in hopper)
+
+
+def test_currency_conversion_in_json() -> None:
+    usd = next(
+        g for g in run_json("catalog", "list", "--kind", "gpu") if g["price"] and g["price"]["currency"] == "USD"
+    )
+    shown = run_json("catalog", "show", usd["id"], "--currency", "CNY")
+    assert shown["price"]["currency"] == "CNY"
+    rate = shown["price"]["exchange_rate"]["usd_cny"]
+    assert shown["price"]["amount"] == pytest.approx(usd["price"]["amount"] * rate, rel=1e-6)
+    assert shown["price"]["converted_from"] == {"amount": usd["price"]["amount"], "currency": "USD"}
+
+
+def test_show_prints_fields_with_sources() -> None:
+    gpu = run_json("catalog", "list", "--kind", "gpu")[0]
+    result = run("catalog", "show", gpu["id"])
+    assert result.returncode == 0
+    assert gpu["name"] in result.stdout
+    assert "Sources:" in result.stdout
+    assert gpu["sources"][0]["url"] in result.stdout
+
+
+def test_import_prices_then_show(tmp_path: Path) -> None:
+    gpu = run_json("catalog", "list", "--kind", "gpu")[0]
+    csv_file = tmp_path / "quote.csv"
+    csv_file.write_text(f"id,amount,currency,date,source\n{gpu['id']},4321,CNY,2026-11-01,vendor quote\n")
+    result = run("catalog", "import-prices", str(csv_file))
+    assert result.returncode == 0, result.stderr
+    assert "imported 1 prices as price list 'quote'" in result.stdout
+    shown = run_json("catalog", "show", gpu["id"])
+    assert shown["price"]["amount"] == 4321
+    assert shown["price"]["origin"] == "import"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("catalog", "list", "--kind", "gpus"), "gpuconfig: unknown kind 'gpus'"),
+        (("catalog", "show", "no-such-part"), "gpuconfig: no part with id 'no-such-part'"),
+        (("catalog", "list"), "the following arguments are required: --kind"),
+        (("catalog", "frobnicate"), "invalid choice: 'frobnicate'"),
+        (("--nope",), "unrecognized arguments: --nope"),
+        (("catalog", "import-prices", "missing.csv"), "price list not imported: missing.csv: file not found"),
+        (("catalog", "rate", "--set", "-3"), "exchange rate must be a positive number"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stdout == ""
+
+
+def test_bad_price_list_changes_nothing(tmp_path: Path) -> None:
+    gpu = run_json("catalog", "list", "--kind", "gpu")[0]
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f"id,amount,currency,date,source\n{gpu['id']},12,USD,2026-01-01,x\nnot-a-part,1,USD,2026-01-01,x\n")
+    result = run("catalog", "import-prices", str(bad))
+    assert result.returncode == 2
+    assert (
+        result.stderr.strip()
+        == "gpuconfig: price list not imported: bad.csv:3: id: 'not-a-part' is not a part in the catalog"
+    )
+    assert run_json("catalog", "show", gpu["id"])["price"] == gpu["price"]
+
+
+def test_exchange_rate_can_be_set_and_reset() -> None:
+    published = run_json("catalog", "rate")
+    assert published["user_set"] is False
+    assert run_json("catalog", "rate", "--set", "7.25")["rate"] == 7.25
+    assert run_json("catalog", "rate", "--reset") == published
+
+
+def test_check_reports_every_problem(catalog_copy: Path) -> None:
+    gpu = catalog_copy / "gpu.toml"
+    gpu.write_text(gpu.read_text().replace("tdp_w = ", "tdp_w = -", 2))
+    result = run("catalog", "check", "--dir", str(catalog_copy))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 2
+    assert all(": tdp_w: must be positive" in line for line in result.stderr.strip().splitlines())

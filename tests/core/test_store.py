@@ -1,0 +1,201 @@
+"""The SQLite store: rebuilds when the files change, keeps the user's prices, never half-loads."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from gpuconfig.core.catalog.prices import PriceListError, read_price_list
+from gpuconfig.core.catalog.store import MIGRATIONS, SCHEMA_VERSION, CatalogStore, StoreError, _apply
+
+
+def _priced_gpu(store: CatalogStore) -> str:
+    return next(p.id for p in store.parts("gpu") if p.price is not None and p.price.currency == "USD")
+
+
+def _bump_first_price(catalog: Path, kind: str) -> float:
+    """Change the first USD price in a catalog file; returns the new amount."""
+    path = catalog / f"{kind}.toml"
+    text = path.read_text(encoding="utf-8")
+    match = re.search(r'price = \{ amount = ([0-9.]+), currency = "USD"', text)
+    assert match, f"{kind}.toml has a USD price"
+    new = float(match.group(1)) + 1
+    path.write_text(text[: match.start(1)] + repr(new) + text[match.end(1) :], encoding="utf-8")
+    return new
+
+
+def test_fresh_database_holds_every_catalog_part(store: CatalogStore) -> None:
+    assert store.last_refresh.rebuilt
+    assert store.last_refresh.error == ""
+    counts = store.counts()
+    assert set(counts) == set(store.schema.kind_names)
+    assert sum(counts.values()) == store.last_refresh.part_count
+
+
+def test_unchanged_files_do_not_rebuild(tmp_path: Path, catalog_copy: Path) -> None:
+    CatalogStore.open(tmp_path / "db.sqlite3", catalog_copy).close()
+    again = CatalogStore.open(tmp_path / "db.sqlite3", catalog_copy)
+    assert not again.last_refresh.rebuilt
+    assert again.last_refresh.part_count > 0
+
+
+def test_changed_file_rebuilds(store: CatalogStore, catalog_copy: Path) -> None:
+    new_amount = _bump_first_price(catalog_copy, "cpu")
+    result = store.refresh()
+    assert result.rebuilt
+    assert new_amount in [p.price.amount for p in store.parts("cpu") if p.price]
+
+
+def test_price_override_survives_a_rebuild(store: CatalogStore, catalog_copy: Path) -> None:
+    part_id = _priced_gpu(store)
+    store.set_price_override(part_id, 1234.5, "CNY")
+    _bump_first_price(catalog_copy, "gpu")
+    assert store.refresh().rebuilt
+    part = store.part(part_id)
+    assert part is not None
+    assert part.price_origin == "override"
+    assert (part.price.amount, part.price.currency) == (1234.5, "CNY")  # type: ignore[union-attr]
+    assert part.catalog_price is not None and part.catalog_price.currency == "USD"
+
+
+def test_revert_restores_the_catalog_price(store: CatalogStore) -> None:
+    part_id = _priced_gpu(store)
+    before = store.part(part_id)
+    store.set_price_override(part_id, 1.0, "USD")
+    assert store.clear_price_override(part_id)
+    after = store.part(part_id)
+    assert after is not None and before is not None
+    assert after.price == before.price
+    assert after.price_origin == "catalog"
+    assert not store.clear_price_override(part_id)
+
+
+def test_override_rejects_bad_values(store: CatalogStore) -> None:
+    part_id = _priced_gpu(store)
+    with pytest.raises(ValueError, match="positive"):
+        store.set_price_override(part_id, 0, "USD")
+    with pytest.raises(ValueError, match="currency"):
+        store.set_price_override(part_id, 10, "EUR")
+    with pytest.raises(KeyError):
+        store.set_price_override("no-such-part", 10, "USD")
+
+
+def test_malformed_file_keeps_the_last_good_catalog(store: CatalogStore, catalog_copy: Path) -> None:
+    before = {p.id: p for p in store.parts("gpu")}
+    gpu = catalog_copy / "gpu.toml"
+    gpu.write_text(gpu.read_text(encoding="utf-8").replace("tdp_w = ", "tdp_w = -", 1), encoding="utf-8")
+    result = store.refresh()
+    assert not result.rebuilt
+    assert re.match(r"gpu\.toml:\d+: tdp_w: must be positive", result.error)
+    assert {p.id: p for p in store.parts("gpu")} == before
+
+
+def test_store_opens_on_the_last_good_catalog(tmp_path: Path, catalog_copy: Path) -> None:
+    CatalogStore.open(tmp_path / "db.sqlite3", catalog_copy).close()
+    (catalog_copy / "ssd.toml").write_text("[[part]\n", encoding="utf-8")
+    reopened = CatalogStore.open(tmp_path / "db.sqlite3", catalog_copy)
+    assert reopened.last_refresh.error.startswith("ssd.toml:1: not valid TOML")
+    assert reopened.counts()["ssd"] > 0
+
+
+def test_imported_prices_apply_and_overrides_win(store: CatalogStore, tmp_path: Path) -> None:
+    part_id = _priced_gpu(store)
+    csv_file = tmp_path / "shop-2026-11.csv"
+    csv_file.write_text(
+        f"id,amount,currency,date,source\n{part_id},9999,CNY,2026-11-20,https://example.com/listing\n",
+        encoding="utf-8",
+    )
+    store.save_price_list("shop-2026-11", read_price_list(csv_file, store.part_ids()))
+    part = store.part(part_id)
+    assert part is not None and part.price_origin == "import"
+    assert (part.price.amount, part.price.currency) == (9999, "CNY")  # type: ignore[union-attr]
+    store.set_price_override(part_id, 5, "USD")
+    assert store.part(part_id).price_origin == "override"  # type: ignore[union-attr]
+    store.clear_price_override(part_id)
+    assert store.part(part_id).price_origin == "import"  # type: ignore[union-attr]
+    assert store.price_lists()[0][0] == "shop-2026-11"
+    assert store.delete_price_list("shop-2026-11")
+    assert store.part(part_id).price_origin == "catalog"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("id,amount,currency\n", "prices.csv:1: header must name the columns id, amount, currency, date, source"),
+        ("id,amount,currency,date,source\nnope,1,USD,2026-01-01,x\n", "prices.csv:2: id: 'nope' is not a part"),
+        ("id,amount,currency,date,source\n{id},abc,USD,2026-01-01,x\n", "prices.csv:2: amount: expected a number"),
+        ("id,amount,currency,date,source\n{id},-5,USD,2026-01-01,x\n", "prices.csv:2: amount: must be a positive"),
+        ("id,amount,currency,date,source\n{id},5,EUR,2026-01-01,x\n", "prices.csv:2: currency: must be one of"),
+        ("id,amount,currency,date,source\n{id},5,USD,yesterday,x\n", "prices.csv:2: date: expected YYYY-MM-DD"),
+        ("id,amount,currency,date,source\n{id},5,USD,2026-01-01,\n", "prices.csv:2: source: say where"),
+        ("id,amount,currency,date,source\n{id},5,USD,2026-01-01,x,extra\n", "prices.csv:2: expected 5 columns"),
+        (
+            "id,amount,currency,date,source\n{id},5,USD,2026-01-01,x\n{id},6,USD,2026-01-01,x\n",
+            "prices.csv:3: id: '{id}' is priced twice",
+        ),
+        ("id,amount,currency,date,source\n", "prices.csv:1: the price list has no rows"),
+    ],
+)
+def test_bad_price_list_is_rejected_and_changes_nothing(
+    store: CatalogStore, tmp_path: Path, body: str, message: str
+) -> None:
+    part_id = _priced_gpu(store)
+    before = store.parts("gpu")
+    path = tmp_path / "prices.csv"
+    path.write_text(body.replace("{id}", part_id), encoding="utf-8")
+    with pytest.raises(PriceListError) as caught:
+        read_price_list(path, store.part_ids())
+    assert str(caught.value).startswith(message.replace("{id}", part_id))
+    assert "\n" not in str(caught.value)
+    assert store.parts("gpu") == before
+    assert store.price_lists() == []
+
+
+def test_price_list_that_is_not_text(store: CatalogStore, tmp_path: Path) -> None:
+    path = tmp_path / "prices.csv"
+    path.write_bytes(b"\xff\xfe\x00\x00garbage")
+    with pytest.raises(PriceListError, match=r"^prices\.csv: not UTF-8 text"):
+        read_price_list(path, store.part_ids())
+
+
+def test_new_database_is_at_the_current_schema_version(store: CatalogStore, tmp_path: Path) -> None:
+    version = sqlite3.connect(tmp_path / "test.sqlite3").execute("PRAGMA user_version").fetchone()[0]
+    assert version == SCHEMA_VERSION == len(MIGRATIONS)
+
+
+def test_older_database_is_migrated_keeping_user_data(tmp_path: Path, catalog_copy: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    connection = sqlite3.connect(db, isolation_level=None)
+    _apply(connection, MIGRATIONS[0], 1)
+    connection.execute("INSERT INTO price_overrides VALUES ('some-part', 10, 'USD', '2026-01-01')")
+    connection.close()
+    store = CatalogStore.open(db, catalog_copy)
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert store.price_lists() == []
+    rows = sqlite3.connect(db).execute("SELECT part_id, amount FROM price_overrides").fetchall()
+    assert rows == [("some-part", 10.0)]
+
+
+def test_database_from_a_newer_version_is_refused(tmp_path: Path, catalog_copy: Path) -> None:
+    db = tmp_path / "future.sqlite3"
+    sqlite3.connect(db).execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match="newer than this gpuconfig understands"):
+        CatalogStore.open(db, catalog_copy)
+
+
+def test_exchange_rate_published_then_user_set_then_reset(store: CatalogStore) -> None:
+    published = store.exchange_rate()
+    assert published is not None and not published.user_set
+    assert published.source.startswith("https://")
+    store.set_exchange_rate(7.5)
+    mine = store.exchange_rate()
+    assert mine is not None and mine.user_set and mine.rate == 7.5
+    assert mine.convert(100, "USD", "CNY") == 750
+    assert mine.convert(750, "CNY", "USD") == 100
+    store.set_exchange_rate(None)
+    assert store.exchange_rate() == published
+    with pytest.raises(ValueError, match="positive"):
+        store.set_exchange_rate(-1)
