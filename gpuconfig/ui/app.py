@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from gpuconfig import __version__
 from gpuconfig.core.paths import resources_dir
@@ -38,7 +38,8 @@ def _install_translations(app: QApplication) -> None:
             app.installTranslator(translator)
 
 
-def run(argv: Sequence[str]) -> int:
+def start(argv: Sequence[str]) -> tuple[QApplication, QMainWindow | None]:
+    """Everything up to a shown main window (None, after telling the user why, if the store cannot open)."""
     from gpuconfig.core.catalog.store import StoreError, open_default_store
     from gpuconfig.ui.main_window import MainWindow
 
@@ -47,7 +48,14 @@ def run(argv: Sequence[str]) -> int:
         store = open_default_store()
     except StoreError as exc:
         QMessageBox.critical(None, "gpuconfig", str(exc))
-        return 2
+        return app, None
     window = MainWindow(store)
     window.show()
+    return app, window
+
+
+def run(argv: Sequence[str]) -> int:
+    app, window = start(argv)
+    if window is None:
+        return 2
     return app.exec()

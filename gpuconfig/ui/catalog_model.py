@@ -22,6 +22,12 @@ from gpuconfig.core.units import format_value
 PART_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 _Index = QModelIndex | QPersistentModelIndex
+_PRICE_ROLES = (
+    Qt.ItemDataRole.FontRole,
+    Qt.ItemDataRole.ForegroundRole,
+    Qt.ItemDataRole.ToolTipRole,
+    Qt.ItemDataRole.EditRole,
+)
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,9 @@ class PartTableModel(QAbstractTableModel):
         self._rate: ExchangeRate | None = None
         self._sort_key = ""
         self._sort_descending = False
+        self._texts: dict[int, list[str]] = {}  # catalog row -> display text per column, filled as rows are painted
+        self._alignments: list[int] = []
+        self._price_column = -1
         self.accent = QColor("#b0530c")
 
     # -- contents ---------------------------------------------------------------------------------
@@ -59,6 +68,9 @@ class PartTableModel(QAbstractTableModel):
         columns += [Column(f.key, f"{self.tr(f.label)} ({f.unit})" if f.unit else self.tr(f.label), f) for f in fields]
         columns.append(Column("price", ""))
         self._columns = columns
+        self._texts.clear()
+        self._alignments = [self._alignment(c) for c in columns]
+        self._price_column = len(columns) - 1
         self._order = self._sorted_order()
         self._visible = self._index.matching_rows(self._filter, self._rate, self._order)
         self.endResetModel()
@@ -68,6 +80,7 @@ class PartTableModel(QAbstractTableModel):
         """The same parts with new prices: keeps columns, sort and filter."""
         self.beginResetModel()
         self._index = PartIndex(parts)
+        self._texts.clear()
         self._order = self._sorted_order()
         self._visible = self._index.matching_rows(self._filter, self._rate, self._order)
         self.endResetModel()
@@ -76,8 +89,10 @@ class PartTableModel(QAbstractTableModel):
         currency_changed = part_filter.currency != self._filter.currency
         self.beginResetModel()
         self._filter = part_filter
-        if currency_changed and self._sort_key == "price":
-            self._order = self._sorted_order()
+        if currency_changed:
+            self._texts.clear()
+            if self._sort_key == "price":
+                self._order = self._sorted_order()
         self._visible = self._index.matching_rows(part_filter, self._rate, self._order)
         self.endResetModel()
         if currency_changed:
@@ -85,6 +100,7 @@ class PartTableModel(QAbstractTableModel):
 
     def set_rate(self, rate: ExchangeRate | None) -> None:
         self._rate = rate
+        self._texts.clear()
         self.set_filter(self._filter)
         self.replace_parts(self._index.parts)
 
@@ -144,11 +160,11 @@ class PartTableModel(QAbstractTableModel):
         self._visible = self._index.matching_rows(self._filter, self._rate, self._order)
         self.layoutChanged.emit()
 
+    _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    _PRICE_FLAGS = _FLAGS | Qt.ItemFlag.ItemIsEditable
+
     def flags(self, index: _Index) -> Qt.ItemFlag:
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if self._columns[index.column()].key == "price":
-            base |= Qt.ItemFlag.ItemIsEditable
-        return base
+        return self._PRICE_FLAGS if index.column() == self._price_column else self._FLAGS
 
     def price_amount(self, part: Part) -> tuple[float | None, str]:
         """The part's price in the display currency, or in its own currency when no rate is known."""
@@ -159,38 +175,61 @@ class PartTableModel(QAbstractTableModel):
             return part.price.amount, part.price.currency
         return converted, self._filter.currency
 
+    @staticmethod
+    def _alignment(column: Column) -> int:
+        numeric = column.key == "price" or (column.spec is not None and column.spec.numeric)
+        horizontal = Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft
+        return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
+
+    def display_text(self, row: int, column: int) -> str:
+        """What a visible cell shows: one call per painted cell (see `TextCellDelegate`)."""
+        return self._row_texts(self._visible[row])[column]
+
+    def alignment(self, column: int) -> int:
+        return self._alignments[column]
+
+    def _row_texts(self, row: int) -> list[str]:
+        texts = self._texts.get(row)
+        if texts is None:
+            part = self._index.parts[row]
+            texts = [self._display(part, column) for column in self._columns]
+            self._texts[row] = texts
+        return texts
+
+    def _display(self, part: Part, column: Column) -> str:
+        if column.key == "price":
+            amount, currency = self.price_amount(part)
+            text = format_money(amount, currency)
+            if part.price is not None and part.price.per:
+                text += self.tr("/h")
+            return ("✎ " + text) if part.price_origin == "override" else text
+        value = field_value(part, column.key)
+        return format_value(column.spec, value) if column.spec else str(value)
+
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        # Called for every visible cell and role on each paint: the cheap answers come first.
         if not index.isValid():
             return None
-        part = self._index.parts[self._visible[index.row()]]
-        column = self._columns[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
-            if column.key == "price":
-                amount, currency = self.price_amount(part)
-                text = format_money(amount, currency)
-                if part.price is not None and part.price.per:
-                    text += self.tr("/h")
-                return ("✎ " + text) if part.price_origin == "override" else text
-            value = field_value(part, column.key)
-            return format_value(column.spec, value) if column.spec else str(value)
-        if role == Qt.ItemDataRole.EditRole and column.key == "price":
-            return self.price_amount(part)[0] or 0.0
+            return self._row_texts(self._visible[index.row()])[index.column()]
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            numeric = column.key == "price" or (column.spec is not None and column.spec.numeric)
-            horizontal = Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft
-            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
-        if column.key == "price" and part.price_origin != "catalog":
-            if role == Qt.ItemDataRole.FontRole:
-                font = QFont()
-                font.setItalic(True)
-                return font
-            if role == Qt.ItemDataRole.ForegroundRole:
-                return self.accent
-        if role == Qt.ItemDataRole.ToolTipRole and column.key == "price":
-            return self._price_tooltip(part)
+            return self._alignments[index.column()]
         if role == PART_ROLE:
-            return part
-        return None
+            return self._index.parts[self._visible[index.row()]]
+        if index.column() != self._price_column or role not in _PRICE_ROLES:
+            return None
+        part = self._index.parts[self._visible[index.row()]]
+        if role == Qt.ItemDataRole.EditRole:
+            return self.price_amount(part)[0] or 0.0
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._price_tooltip(part)
+        if part.price_origin == "catalog":
+            return None
+        if role == Qt.ItemDataRole.FontRole:
+            font = QFont()
+            font.setItalic(True)
+            return font
+        return self.accent
 
     def _price_tooltip(self, part: Part) -> str:
         if part.price is None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtGui import QAction, QGuiApplication, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
@@ -34,7 +36,7 @@ from gpuconfig.ui.catalog_filters import CatalogFilterBar
 from gpuconfig.ui.catalog_model import PartTableModel
 from gpuconfig.ui.compare_dialog import MAX_PARTS, MIN_PARTS, CompareDialog
 from gpuconfig.ui.part_detail import PartDetail
-from gpuconfig.ui.theme import Colors
+from gpuconfig.ui.theme import Colors, mark
 
 
 class _PriceDelegate(QStyledItemDelegate):
@@ -46,6 +48,35 @@ class _PriceDelegate(QStyledItemDelegate):
         editor.setDecimals(2)
         editor.setFrame(False)
         return editor
+
+
+class TextCellDelegate(QStyledItemDelegate):
+    """Paints a plain text cell straight from the model's cached text.
+
+    The style's generic item painting asks the model for seven roles per cell and lays text out with
+    QTextLayout; for a catalog of thousands of rows that is most of a keystroke's time.
+    """
+
+    def __init__(self, model: PartTableModel, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._model = model
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Any) -> None:
+        rect = option.rect
+        palette = option.palette
+        if option.state & QStyle.StateFlag.State_Selected:
+            painter.fillRect(rect, palette.highlight())
+            painter.setPen(palette.highlightedText().color())
+        else:
+            if option.features & QStyleOptionViewItem.ViewItemFeature.Alternate:
+                painter.fillRect(rect, palette.alternateBase())
+            painter.setPen(palette.text().color())
+        inner = rect.adjusted(6, 0, -6, 0)
+        text = self._model.display_text(index.row(), index.column())
+        metrics = option.fontMetrics
+        if metrics.horizontalAdvance(text) > inner.width():
+            text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, inner.width())
+        painter.drawText(inner, self._model.alignment(index.column()), text)
 
 
 class CatalogTab(QWidget):
@@ -61,6 +92,7 @@ class CatalogTab(QWidget):
         self.kind = ""
         self.scatter: Any = None  # created on first use: pyqtgraph stays out of start-up
         self.compare_dialog: CompareDialog | None = None
+        self._detail_key: tuple[Any, ...] = ()
 
         self.kinds = QListWidget()
         self.kinds.setObjectName("kinds")
@@ -85,11 +117,13 @@ class CatalogTab(QWidget):
         self.table.horizontalHeader().setResizeContentsPrecision(40)
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.table.setItemDelegateForColumn(0, QStyledItemDelegate(self))
+        self.table.setItemDelegate(TextCellDelegate(self.model, self.table))
         self._price_delegate = _PriceDelegate(self)
 
         self.count = QLabel()
-        self.count.setProperty("role", "muted")
+        mark(self.count, "muted")
+        # A fixed width: the count changes on every keystroke and must not re-lay-out the bar.
+        self.count.setFixedWidth(self.count.fontMetrics().horizontalAdvance("000000 of 000000 cloud instances") + 8)
         self.table_button = QPushButton(self.tr("Table"))
         self.chart_button = QPushButton(self.tr("Price/performance chart"))
         self.chart_button.setObjectName("chart_button")
@@ -172,18 +206,35 @@ class CatalogTab(QWidget):
         spec = self.store.schema[self.kind]
         parts = self.store.parts(self.kind)
         self.model.set_parts(spec, parts, self.rate)
+        # The parts stay alive while this kind is shown; freezing them keeps the cyclic collector from
+        # rescanning thousands of objects in the middle of a keystroke (they hold no reference cycles).
+        gc.freeze()
         self.filters.set_kind(spec, parts)  # emits changed -> _on_filter
         self.table.setItemDelegateForColumn(self.model.column_of("price"), self._price_delegate)
-        self.table.resizeColumnsToContents()
+        self._fit_columns()
         if self.scatter is not None:
             self.scatter.set_kind(spec)
             self._update_scatter()
-        self.detail.show_part(None, None, self.filters.current().currency, self.rate)
+        self._show_detail(None, None)
+
+    def _fit_columns(self, sample: int = 40) -> None:
+        """Size each column to its header and the first rows' text, capped so no column takes over."""
+        metrics = self.table.fontMetrics()
+        header = self.table.horizontalHeader()
+        rows = min(sample, self.model.rowCount())
+        for column in range(self.model.columnCount()):
+            title = str(self.model.headerData(column, Qt.Orientation.Horizontal))
+            widest = max(
+                [metrics.horizontalAdvance(title) + 28]
+                + [metrics.horizontalAdvance(self.model.display_text(r, column)) + 16 for r in range(rows)]
+            )
+            header.resizeSection(column, min(widest, 360))
 
     def _on_filter(self, part_filter: PartFilter) -> None:
         selected = self.selected_ids()
         self.model.set_filter(part_filter)
-        self._reselect(selected)
+        if selected:
+            self._reselect(selected)
         total = len(self.model.all_parts)
         label = self.tr(self.store.schema[self.kind].label) if self.kind else ""
         self.count.setText(
@@ -221,9 +272,17 @@ class CatalogTab(QWidget):
         self.compare.setText(self.tr("Compare ({n})").format(n=len(parts)) if parts else self.tr("Compare"))
         first = parts[0] if parts else None
         spec = self.store.schema[self.kind] if self.kind else None
-        self.detail.show_part(first, spec, self.filters.current().currency, self.rate)
+        self._show_detail(first, spec)
         if self.scatter is not None and first is not None:
             self.scatter.select(first.id)
+
+    def _show_detail(self, part: Part | None, spec: Any, force: bool = False) -> None:
+        """Render the detail pane only when what it shows changes (its HTML is costly to lay out)."""
+        currency = self.filters.current().currency
+        key = (part, currency, self.rate)
+        if force or key != self._detail_key:
+            self._detail_key = key
+            self.detail.show_part(part, spec, currency, self.rate)
 
     # -- chart ------------------------------------------------------------------------------------
 

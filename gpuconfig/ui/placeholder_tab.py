@@ -5,17 +5,19 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from gpuconfig.ui.theme import mark
+
 
 class PlaceholderTab(QWidget):
     def __init__(self, title: str, promise: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         heading = QLabel(title)
-        heading.setProperty("role", "heading")
+        mark(heading, "heading")
         text = QLabel(promise)
         text.setWordWrap(True)
         text.setMaximumWidth(640)
         soon = QLabel(self.tr("Not available in this version yet."))
-        soon.setProperty("role", "muted")
+        mark(soon, "muted")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(48, 48, 48, 48)
         layout.addWidget(heading)

@@ -70,8 +70,8 @@ class PartIndex:
         rows = range(len(self.parts)) if order is None else order
         tokens = part_filter.tokens
         hay = self.haystacks
-        if tokens:
-            rows = [r for r in rows if all(t in hay[r] for t in tokens)]
+        for token in tokens:  # one pass per word keeps the inner loop a plain `in` test
+            rows = [r for r in rows if token in hay[r]]
         for key, wanted in part_filter.choices.items():
             rows = [r for r in rows if str(field_value(self.parts[r], key)) == wanted]
         for key, minimum in part_filter.minimums.items():

@@ -26,7 +26,7 @@ from gpuconfig.core.catalog.files import (
     read_catalog_files,
 )
 from gpuconfig.core.catalog.model import Part, Price, Source
-from gpuconfig.core.catalog.schema import CURRENCIES, Schema, parse_schema
+from gpuconfig.core.catalog.schema import CURRENCIES, Schema, parse_schema, schema_from_json, schema_to_json
 from gpuconfig.core.money import ExchangeRate, ExchangeRateError, load_shipped_rate, user_rate
 
 DB_NAME = "gpuconfig.sqlite3"
@@ -106,7 +106,13 @@ class CatalogStore:
     def __init__(self, connection: sqlite3.Connection, catalog_dir: Path) -> None:
         self._db = connection
         self.catalog_dir = catalog_dir
-        self.schema: Schema = parse_schema((catalog_dir / SCHEMA_FILE).read_text(encoding="utf-8"))
+        # The schema of the loaded catalog; refresh() replaces it when the files change.
+        stored = self._meta("schema")
+        self.schema: Schema = (
+            schema_from_json(stored)
+            if stored
+            else parse_schema((catalog_dir / SCHEMA_FILE).read_text(encoding="utf-8"))
+        )
         self.last_refresh = RefreshResult(rebuilt=False, part_count=0)
 
     @classmethod
@@ -175,8 +181,8 @@ class CatalogStore:
                 ],
             )
             db.execute(
-                "INSERT OR REPLACE INTO meta VALUES ('catalog_digest', ?), ('catalog_loaded', ?)",
-                (loaded.digest, dt.datetime.now().isoformat(timespec="seconds")),
+                "INSERT OR REPLACE INTO meta VALUES ('catalog_digest', ?), ('catalog_loaded', ?), ('schema', ?)",
+                (loaded.digest, dt.datetime.now().isoformat(timespec="seconds"), schema_to_json(loaded.schema)),
             )
         self.schema = loaded.schema
         return RefreshResult(rebuilt=True, part_count=len(loaded.parts))
