@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,6 +11,9 @@ import pytest
 
 from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.paths import catalog_dir
+
+# GUI tests draw offscreen: no display is needed, and none is touched where one exists.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 @pytest.fixture(autouse=True)

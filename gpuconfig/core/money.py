@@ -7,7 +7,6 @@ replace it with their own; a conversion always says which rate it used.
 from __future__ import annotations
 
 import datetime as dt
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +42,8 @@ class ExchangeRateError(ValueError):
 
 def load_shipped_rate(path: Path) -> ExchangeRate | None:
     """The published rate in catalog/currency.toml, or None when the file has none."""
+    import tomllib
+
     if not path.exists():
         return None
     try:

@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 
 import platformdirs
+
+import gpuconfig.catalog
+import gpuconfig.resources
 
 APP_NAME = "gpuconfig"
 DATA_DIR_ENV = "GPUCONFIG_DATA_DIR"
 
 
 def catalog_dir() -> Path:
-    """The shipped catalog files, found the same way in a checkout, a wheel and a bundle."""
-    return Path(str(resources.files("gpuconfig.catalog")))
+    """The shipped catalog files, found the same way in a checkout, a wheel and a bundle.
+
+    catalog/ is installed as the package gpuconfig.catalog (see pyproject.toml), so its files sit next
+    to its __init__; importlib.resources would say the same but loads zipfile and more at start-up.
+    """
+    return Path(gpuconfig.catalog.__file__).parent
 
 
 def resources_dir() -> Path:
-    return Path(str(resources.files("gpuconfig.resources")))
+    return Path(gpuconfig.resources.__file__).parent
 
 
 def user_data_dir() -> Path:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QApplication, QMainWindow
 
 from gpuconfig import __version__
 from gpuconfig.core.paths import resources_dir
@@ -47,6 +47,8 @@ def start(argv: Sequence[str]) -> tuple[QApplication, QMainWindow | None]:
     try:
         store = open_default_store()
     except StoreError as exc:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.critical(None, "gpuconfig", str(exc))
         return app, None
     window = MainWindow(store)

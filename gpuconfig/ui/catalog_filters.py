@@ -82,6 +82,7 @@ class CatalogFilterBar(QWidget):
             item = self._fields_row.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
+                widget.setParent(None)  # off the window now; deleteLater alone waits for the event loop
                 widget.deleteLater()
         self._choices.clear()
         self._minimums.clear()
@@ -98,6 +99,9 @@ class CatalogFilterBar(QWidget):
     def _add_choice(self, key: str, label: str, values: list[str]) -> None:
         box = QComboBox()
         box.setObjectName(f"filter_{key}")
+        # Sized to a modest minimum rather than the longest value, so seven filters fit a normal window.
+        box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        box.setMinimumContentsLength(11)
         box.addItem(self.tr("{label}: any").format(label=label), ANY)
         for value in values:
             box.addItem(value, value)

@@ -63,14 +63,13 @@ class PartTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._index = PartIndex(parts)
         self._rate = rate
-        columns = [Column("name", self.tr("Name")), Column("vendor", self.tr("Vendor"))]
+        columns = [Column("name", self.tr("Name")), Column("vendor", self.tr("Vendor")), Column("price", "")]
         fields = [f for f in spec.fields if f.column] + list(DERIVED_FIELDS.get(spec.kind, ()))
         columns += [Column(f.key, f"{self.tr(f.label)} ({f.unit})" if f.unit else self.tr(f.label), f) for f in fields]
-        columns.append(Column("price", ""))
         self._columns = columns
         self._texts.clear()
         self._alignments = [self._alignment(c) for c in columns]
-        self._price_column = len(columns) - 1
+        self._price_column = 2
         self._order = self._sorted_order()
         self._visible = self._index.matching_rows(self._filter, self._rate, self._order)
         self.endResetModel()
@@ -105,8 +104,9 @@ class PartTableModel(QAbstractTableModel):
         self.replace_parts(self._index.parts)
 
     def _retitle_price(self) -> None:
-        self._columns[-1] = Column("price", self.tr("Price ({currency})").format(currency=self._filter.currency))
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, len(self._columns) - 1, len(self._columns) - 1)
+        column = self._price_column
+        self._columns[column] = Column("price", self.tr("Price ({currency})").format(currency=self._filter.currency))
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, column, column)
 
     def _sorted_order(self) -> list[int]:
         if not self._sort_key:

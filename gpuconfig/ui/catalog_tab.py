@@ -158,6 +158,8 @@ class CatalogTab(QWidget):
         self.splitter.addWidget(self.detail)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
+        self.splitter.setCollapsible(1, False)
+        self.detail.setMinimumWidth(300)
         self.splitter.setSizes([900, 380])
         layout = QHBoxLayout(self)
         layout.addWidget(self.kinds)
@@ -228,7 +230,7 @@ class CatalogTab(QWidget):
                 [metrics.horizontalAdvance(title) + 28]
                 + [metrics.horizontalAdvance(self.model.display_text(r, column)) + 16 for r in range(rows)]
             )
-            header.resizeSection(column, min(widest, 360))
+            header.resizeSection(column, min(widest, 280))
 
     def _on_filter(self, part_filter: PartFilter) -> None:
         selected = self.selected_ids()
@@ -238,7 +240,7 @@ class CatalogTab(QWidget):
         total = len(self.model.all_parts)
         label = self.tr(self.store.schema[self.kind].label) if self.kind else ""
         self.count.setText(
-            self.tr("{shown} of {total} {label}").format(shown=self.model.rowCount(), total=total, label=label.lower())
+            self.tr("{shown} of {total} {label}").format(shown=self.model.rowCount(), total=total, label=label)
         )
         if self.scatter is not None and self.views.currentWidget() is self.scatter:
             self._update_scatter()

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gpuconfig.core.catalog.derived import DERIVED_FIELDS
 from gpuconfig.core.catalog.model import Part
@@ -53,7 +61,7 @@ class CompareDialog(QDialog):
             values = [p.specs.get(field.key, p.extra.get(field.key)) for p in parts]
             numbers = [v if field.numeric else None for v in values]
             self._fill_row(row, field, [format_value(field, v) for v in values], numbers, bold)
-        self.table.resizeColumnsToContents()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

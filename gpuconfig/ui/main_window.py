@@ -4,19 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (
-    QApplication,
-    QFileDialog,
-    QInputDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QPaintEvent
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from gpuconfig import __version__
 from gpuconfig.core.catalog.store import CatalogStore
@@ -24,6 +14,8 @@ from gpuconfig.ui import theme
 from gpuconfig.ui.placeholder_tab import PlaceholderTab
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import Qt
+
     from gpuconfig.ui.catalog_tab import CatalogTab
 
 
@@ -69,7 +61,20 @@ class MainWindow(QMainWindow):
         self._show_catalog_state()
         self._show_rate()
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_scheme)
-        QTimer.singleShot(0, lambda: self.catalog_tab)
+        self._painted = False
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:  # the window is on screen: now build what can wait
+            self._painted = True
+            QTimer.singleShot(0, self._finish_start)
+
+    def _finish_start(self) -> None:
+        """What can wait until the window has painted: the Catalog tab and the key shortcuts (building a key
+        sequence makes PySide create its whole Qt-namespace enum set, about 20-40 ms)."""
+        for action, keys in self._shortcuts:
+            action.setShortcut(keys)
+        _ = self.catalog_tab
 
     @property
     def catalog_tab(self) -> CatalogTab:
@@ -136,13 +141,15 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         import_action = QAction(self.tr("Import price list…"), self)
-        import_action.setShortcut(QKeySequence("Ctrl+I"))
         import_action.triggered.connect(self._on_import_prices)
         rate_action = QAction(self.tr("Exchange rate…"), self)
         rate_action.triggered.connect(self._on_edit_rate)
         quit_action = QAction(self.tr("Quit"), self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
+        self._shortcuts: list[tuple[QAction, str | QKeySequence.StandardKey]] = [
+            (import_action, "Ctrl+I"),
+            (quit_action, QKeySequence.StandardKey.Quit),
+        ]
         for action in (import_action, rate_action):
             file_menu.addAction(action)
         file_menu.addSeparator()
@@ -216,7 +223,12 @@ class MainWindow(QMainWindow):
 
     # -- actions ----------------------------------------------------------------------------------
 
+    # Dialog classes are imported when first used: PySide builds every enum of a class when it is first
+    # imported, which would otherwise sit on the start-up path.
+
     def _on_import_prices(self) -> None:
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Import price list"), "", self.tr("Price lists (*.csv)"))
         if path:
             error = self.catalog_tab.import_prices(path)
@@ -224,6 +236,8 @@ class MainWindow(QMainWindow):
                 QMessageBox.warning(self, self.tr("Price list not imported"), error)
 
     def _on_edit_rate(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
         current = self.store.exchange_rate()
         value, ok = QInputDialog.getDouble(
             self, self.tr("Exchange rate"), self.tr("CNY per 1 USD:"), current.rate if current else 7.0, 0.01, 1000, 4
@@ -239,6 +253,7 @@ class MainWindow(QMainWindow):
     def _on_about(self) -> None:
         from PySide6 import __version__ as pyside_version
         from PySide6.QtCore import qVersion
+        from PySide6.QtWidgets import QMessageBox
 
         QMessageBox.about(
             self,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from gpuconfig.ui.theme import mark
@@ -24,5 +23,4 @@ class PlaceholderTab(QWidget):
         layout.addWidget(text)
         layout.addWidget(soon)
         layout.addStretch(1)
-        layout.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.promise = promise

@@ -7,7 +7,7 @@ from typing import Any
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.query import field_value
@@ -17,7 +17,7 @@ from gpuconfig.ui.theme import Colors
 
 PRICE = "price"
 VENDOR_COLORS = ("#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2", "#edc948", "#9c755f")
-LABEL_LIMIT = 60  # above this many points, names would only be clutter
+LABEL_LIMIT = 12  # above this many points only the selected part is named; hovering names any point
 
 
 def axis_value(part: Part, key: str, currency: str, rate: ExchangeRate | None) -> float | None:
@@ -61,11 +61,15 @@ class PriceScatter(QWidget):
         self.plot = pg.PlotWidget()
         self.plot.setObjectName("scatter_plot")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
-        self.scatter = pg.ScatterPlotItem(size=11, hoverable=True, tip=None)
+        self.scatter = pg.ScatterPlotItem(size=11, hoverable=True, tip=self._tip)
         self.plot.addItem(self.scatter)
         self._labels: list[Any] = []
+        self._names: dict[str, str] = {}
         self.legend = QLabel()
         self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # Informational: it may be cut short rather than widen the window.
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         controls = QHBoxLayout()
         controls.addWidget(QLabel(self.tr("X")))
@@ -73,8 +77,7 @@ class PriceScatter(QWidget):
         controls.addWidget(QLabel(self.tr("Y")))
         controls.addWidget(self.y_axis)
         controls.addWidget(self.per_money)
-        controls.addStretch(1)
-        controls.addWidget(self.legend)
+        controls.addWidget(self.legend, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(controls)
@@ -155,9 +158,11 @@ class PriceScatter(QWidget):
         for label in self._labels:
             self.plot.removeItem(label)
         self._labels = []
-        if len(self.points) <= LABEL_LIMIT:
-            for x, y, part in self.points:
-                label = pg.TextItem(part.name, color=QColor(self.colors.muted), anchor=(0, 1))
+        self._names = {part.id: part.name for _, _, part in self.points}
+        for x, y, part in self.points:
+            if len(self.points) <= LABEL_LIMIT or part.id == self._selected:
+                color = self.colors.text if part.id == self._selected else self.colors.muted
+                label = pg.TextItem(part.name, color=QColor(color), anchor=(0, 1))
                 label.setPos(x, y)
                 self.plot.addItem(label)
                 self._labels.append(label)
@@ -165,8 +170,16 @@ class PriceScatter(QWidget):
         self.plot.setLabel("bottom", f"{x_label} ({self._currency})" if x_key == PRICE else x_label)
         y_label = self.y_axis.currentText() + (f" / 1,000 {self._currency}" if per_money else "")
         self.plot.setLabel("left", y_label)
-        self.legend.setText(" ".join(f'<span style="color:{c}">●</span> {v}' for v, c in color_of.items()))
+        missing = len(self._parts) - len(self.points)
+        plotted = self.tr("{n} of {total} plotted").format(n=len(self.points), total=len(self._parts))
+        why = self.tr(" (the others lack a price or this figure)") if missing else ""
+        keys = " ".join(f'<span style="color:{c}">●</span> {v}' for v, c in color_of.items())
+        self.legend.setText(f"{plotted}{why} &nbsp; {keys}")
+        self.plot.getViewBox().setDefaultPadding(0.08)
         self.plot.enableAutoRange()
+
+    def _tip(self, x: float, y: float, data: Any) -> str:
+        return f"{self._names.get(str(data), '')}\n{x:,.4g}, {y:,.4g}"
 
     def _on_clicked(self, _item: Any, spots: Any, *_: Any) -> None:
         if len(spots):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
@@ -61,7 +60,12 @@ DARK = Colors(
 
 
 def system_is_dark() -> bool:
-    return QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark
+    """Whether the desktop uses a dark scheme, read from the platform's own palette (Qt 6.5+ follows the
+    system scheme there). Asking styleHints().colorScheme() would load PySide's whole Qt-namespace enum
+    set (about 20 ms) before the first paint."""
+    window = QGuiApplication.palette().color(QPalette.ColorRole.Window)
+    text = QGuiApplication.palette().color(QPalette.ColorRole.WindowText)
+    return window.lightness() < text.lightness()
 
 
 def resolve(theme: str) -> Colors:

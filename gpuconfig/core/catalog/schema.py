@@ -6,7 +6,6 @@ The schema itself is data (catalog/schema.toml); this module only reads it.
 from __future__ import annotations
 
 import json
-import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -95,6 +94,8 @@ def _field(kind: str, raw: dict[str, Any]) -> FieldSpec:
 
 
 def parse_schema(text: str) -> Schema:
+    import tomllib  # only when the files changed: the store keeps the parsed schema
+
     data = tomllib.loads(text)
     kinds = {
         name: KindSpec(kind=name, label=body["label"], fields=tuple(_field(name, f) for f in body["fields"]))

@@ -156,7 +156,8 @@ class CatalogStore:
             return RefreshResult(rebuilt=False, part_count=count)
         try:
             loaded = parse_catalog(files)
-        except CatalogError as exc:
+            shipped_rate = load_shipped_rate(self.catalog_dir / CURRENCY_FILE)
+        except (CatalogError, ExchangeRateError) as exc:
             return RefreshResult(rebuilt=False, part_count=count, error=str(exc))
         with self._transaction() as db:
             db.execute("DELETE FROM parts")
@@ -181,8 +182,14 @@ class CatalogStore:
                 ],
             )
             db.execute(
-                "INSERT OR REPLACE INTO meta VALUES ('catalog_digest', ?), ('catalog_loaded', ?), ('schema', ?)",
-                (loaded.digest, dt.datetime.now().isoformat(timespec="seconds"), schema_to_json(loaded.schema)),
+                "INSERT OR REPLACE INTO meta VALUES ('catalog_digest', ?), ('catalog_loaded', ?), ('schema', ?), "
+                "('published_rate', ?)",
+                (
+                    loaded.digest,
+                    dt.datetime.now().isoformat(timespec="seconds"),
+                    schema_to_json(loaded.schema),
+                    json.dumps(asdict(shipped_rate)) if shipped_rate else "",
+                ),
             )
         self.schema = loaded.schema
         return RefreshResult(rebuilt=True, part_count=len(loaded.parts))
@@ -316,10 +323,8 @@ class CatalogStore:
         mine = self.setting("usd_cny_rate")
         if mine is not None:
             return user_rate(float(mine))
-        try:
-            return load_shipped_rate(self.catalog_dir / CURRENCY_FILE)
-        except ExchangeRateError:
-            return None
+        published = self._meta("published_rate")
+        return ExchangeRate(**json.loads(published)) if published else None
 
     def set_exchange_rate(self, rate: float | None) -> None:
         """Set the user's USD→CNY rate; None goes back to the published one."""
