@@ -23,54 +23,37 @@ from pathlib import Path
 
 from machine import machine
 
-# Both children report the wall-clock time of their window's first paint and quit.
+# Both children report the wall-clock time of a widget's first paint; `then` runs after it.
 PAINT_PROBE = """
 import time
 from PySide6.QtCore import QEvent, QObject, QTimer
 
-class FirstPaint(QObject):
+class PaintMark(QObject):
+    def __init__(self, mark, then):
+        super().__init__()
+        self.mark, self.then, self.done = mark, then, False
+
     def eventFilter(self, watched, event):
-        if event.type() == QEvent.Type.Paint and not hasattr(self, "at"):
-            self.at = time.time()
-            print(f"PAINTED {self.at!r}", flush=True)
-            QTimer.singleShot(0, app.quit)
+        if event.type() == QEvent.Type.Paint and not self.done:
+            self.done = True
+            print(f"{self.mark} {time.time()!r}", flush=True)
+            QTimer.singleShot(0, self.then)
         return False
 """
 
-BARE = (
-    PAINT_PROBE
-    + """
+BARE = PAINT_PROBE + """
 from PySide6.QtWidgets import QApplication, QMainWindow
 app = QApplication([])
 window = QMainWindow()
 window.resize(1440, 860)
-probe = FirstPaint()
+probe = PaintMark("PAINTED", app.quit)
 window.installEventFilter(probe)
 window.show()
 app.exec()
 """
-)
 
-GPUCONFIG = (
-    PAINT_PROBE
-    + """
+GPUCONFIG = PAINT_PROBE + """
 from gpuconfig.ui.app import start
-
-class TablePaint(QObject):
-    def eventFilter(self, watched, event):
-        if event.type() == QEvent.Type.Paint and not hasattr(self, "at"):
-            self.at = time.time()
-            print(f"TABLE {self.at!r}", flush=True)
-            QTimer.singleShot(0, app.quit)
-        return False
-
-class FirstPaintThenTable(FirstPaint):
-    def eventFilter(self, watched, event):
-        if event.type() == QEvent.Type.Paint and not hasattr(self, "at"):
-            self.at = time.time()
-            print(f"PAINTED {self.at!r}", flush=True)
-            QTimer.singleShot(0, watch_table)
-        return False
 
 def watch_table():
     tab = window._catalog_tab
@@ -81,12 +64,11 @@ def watch_table():
     tab.table.viewport().update()
 
 app, window = start([])
-probe = FirstPaintThenTable()
-table_probe = TablePaint()
+probe = PaintMark("PAINTED", watch_table)
+table_probe = PaintMark("TABLE", app.quit)
 window.installEventFilter(probe)
 app.exec()
 """
-)
 
 
 def sample(code: str, env: dict[str, str], mark: str = "PAINTED") -> dict[str, float]:

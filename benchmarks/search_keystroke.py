@@ -91,15 +91,17 @@ def main() -> int:
         paints = PaintCounter()
         tab.table.viewport().installEventFilter(paints)
         per_query: dict[str, list[float]] = {}
+        cpu_ms: list[float] = []
         for _ in range(args.repeat):
             for query in QUERIES:
                 tab.filters.search.clear()
                 app.processEvents()
                 for end in range(1, len(query) + 1):
                     painted = paints.count
-                    start = time.perf_counter()
+                    start, cpu_start = time.perf_counter(), time.process_time()
                     tab.filters.search.setText(query[:end])
                     app.processEvents()
+                    cpu_ms.append((time.process_time() - cpu_start) * 1000)
                     assert paints.count > painted, "the table did not repaint"
                     per_query.setdefault(query, []).append((time.perf_counter() - start) * 1000)
         matches = {}
@@ -118,6 +120,10 @@ def main() -> int:
         "median_ms": round(statistics.median(every), 2),
         "p95_ms": round(every[int(0.95 * (len(every) - 1))], 2),
         "max_ms": round(every[-1], 2),
+        # CPU time of this process per keystroke: on a shared virtual machine the wall-clock tail also holds
+        # time the process was not running at all; offscreen, all of the painting is CPU work in-process.
+        "cpu_median_ms": round(statistics.median(cpu_ms), 2),
+        "cpu_p95_ms": round(sorted(cpu_ms)[int(0.95 * (len(cpu_ms) - 1))], 2),
         "target_ms": 16,
         "per_query_median_ms": {q: round(statistics.median(v), 2) for q, v in per_query.items()},
         "rows_matching_full_query": matches,
@@ -125,7 +131,8 @@ def main() -> int:
         "command": "QT_QPA_PLATFORM=offscreen python benchmarks/search_keystroke.py",
     }
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps({k: result[k] for k in ("rows", "keystrokes", "median_ms", "p95_ms", "max_ms")}))
+    keys = ("rows", "keystrokes", "median_ms", "p95_ms", "max_ms", "cpu_median_ms", "cpu_p95_ms")
+    print(json.dumps({k: result[k] for k in keys}))
     return 0 if result["p95_ms"] < 16 else 1
 
 

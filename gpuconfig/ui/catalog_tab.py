@@ -60,6 +60,8 @@ class TextCellDelegate(QStyledItemDelegate):
     def __init__(self, model: PartTableModel, parent: QWidget) -> None:
         super().__init__(parent)
         self._model = model
+        # (text, width) -> the text as drawn, elided when too wide: measuring text is most of a cell's cost.
+        self._fitted: dict[tuple[str, int], str] = {}
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Any) -> None:
         rect = option.rect
@@ -73,10 +75,17 @@ class TextCellDelegate(QStyledItemDelegate):
             painter.setPen(palette.text().color())
         inner = rect.adjusted(6, 0, -6, 0)
         text = self._model.display_text(index.row(), index.column())
-        metrics = option.fontMetrics
-        if metrics.horizontalAdvance(text) > inner.width():
-            text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, inner.width())
-        painter.drawText(inner, self._model.alignment(index.column()), text)
+        key = (text, inner.width())
+        fitted = self._fitted.get(key)
+        if fitted is None:
+            if len(self._fitted) > 50_000:
+                self._fitted.clear()
+            metrics = option.fontMetrics
+            fitted = text
+            if metrics.horizontalAdvance(text) > inner.width():
+                fitted = metrics.elidedText(text, Qt.TextElideMode.ElideRight, inner.width())
+            self._fitted[key] = fitted
+        painter.drawText(inner, self._model.alignment(index.column()), fitted)
 
 
 class CatalogTab(QWidget):
@@ -122,8 +131,10 @@ class CatalogTab(QWidget):
 
         self.count = QLabel()
         mark(self.count, "muted")
-        # A fixed width: the count changes on every keystroke and must not re-lay-out the bar.
-        self.count.setFixedWidth(self.count.fontMetrics().horizontalAdvance("000000 of 000000 cloud instances") + 8)
+        # A fixed size (width and height): the count changes on every keystroke, and a label whose minimum and
+        # maximum sizes differ makes Qt re-lay-out the whole tab, recomputing every filter box's size hint.
+        metrics = self.count.fontMetrics()
+        self.count.setFixedSize(metrics.horizontalAdvance("000000 of 000000 Cloud instances") + 8, metrics.height() + 6)
         self.table_button = QPushButton(self.tr("Table"))
         self.chart_button = QPushButton(self.tr("Price/performance chart"))
         self.chart_button.setObjectName("chart_button")
