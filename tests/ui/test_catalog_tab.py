@@ -220,3 +220,15 @@ def test_no_index_outside_the_rows(window: MainWindow) -> None:
     model = window.catalog_tab.model
     assert model.data(QModelIndex()) is None
     assert model.rowCount(model.index(0, 0)) == 0
+
+
+def test_catalog_tab_and_shortcuts_arrive_after_the_first_paint(qtbot, store: CatalogStore) -> None:  # type: ignore[no-untyped-def]
+    main = MainWindow(store)
+    qtbot.addWidget(main)
+    assert main._catalog_tab is None  # nothing heavy before the window is on screen
+    main.show()
+    qtbot.waitUntil(lambda: main._catalog_tab is not None, timeout=3000)
+    assert main.tabs.widget(0) is main.catalog_tab
+    shortcuts = {action.text(): action.shortcut().toString() for action, _ in main._shortcuts}
+    assert shortcuts["Import price list…"] == "Ctrl+I"
+    assert shortcuts["Quit"] == "Ctrl+Q"
