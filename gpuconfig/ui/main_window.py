@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QPaintEvent
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QPaintEvent
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from gpuconfig import __version__
@@ -146,10 +146,8 @@ class MainWindow(QMainWindow):
         rate_action.triggered.connect(self._on_edit_rate)
         quit_action = QAction(self.tr("Quit"), self)
         quit_action.triggered.connect(self.close)
-        self._shortcuts: list[tuple[QAction, str | QKeySequence.StandardKey]] = [
-            (import_action, "Ctrl+I"),
-            (quit_action, QKeySequence.StandardKey.Quit),
-        ]
+        # Ctrl+Q spelled out: QKeySequence.StandardKey.Quit is empty on Windows and on some Linux desktops.
+        self._shortcuts: list[tuple[QAction, str]] = [(import_action, "Ctrl+I"), (quit_action, "Ctrl+Q")]
         for action in (import_action, rate_action):
             file_menu.addAction(action)
         file_menu.addSeparator()
