@@ -98,10 +98,13 @@ class PartTableModel(QAbstractTableModel):
             self._retitle_price()
 
     def set_rate(self, rate: ExchangeRate | None) -> None:
+        """A new exchange rate changes converted prices, so the price order and price filter too."""
+        self.beginResetModel()
         self._rate = rate
         self._texts.clear()
-        self.set_filter(self._filter)
-        self.replace_parts(self._index.parts)
+        self._order = self._sorted_order()
+        self._visible = self._index.matching_rows(self._filter, self._rate, self._order)
+        self.endResetModel()
 
     def _retitle_price(self) -> None:
         column = self._price_column

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import gc
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QPainter
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -190,9 +191,7 @@ class CatalogTab(QWidget):
         if self.kinds.count():
             self.kinds.setCurrentRow(0)
 
-    def _accent(self) -> Any:
-        from PySide6.QtGui import QColor
-
+    def _accent(self) -> QColor:
         return QColor(self.colors.accent)
 
     def _fill_kinds(self) -> None:
@@ -344,8 +343,6 @@ class CatalogTab(QWidget):
 
     def import_prices(self, path: Any) -> str:
         """Import a CSV price list; returns an error line, or "" when it was imported."""
-        from pathlib import Path
-
         try:
             prices = read_price_list(Path(path), self.store.part_ids())
         except PriceListError as exc:

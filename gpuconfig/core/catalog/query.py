@@ -97,9 +97,10 @@ class PartIndex:
             v = field_value(self.parts[row], key)
             return v.casefold() if isinstance(v, str) else v
 
-        present = [r for r in range(len(self.parts)) if value(r) is not None]
-        missing = [r for r in range(len(self.parts)) if value(r) is None]
-        present.sort(key=value, reverse=descending)
+        values = [value(r) for r in range(len(self.parts))]
+        present = [r for r, v in enumerate(values) if v is not None]
+        missing = [r for r, v in enumerate(values) if v is None]
+        present.sort(key=values.__getitem__, reverse=descending)
         return present + missing
 
 

@@ -11,7 +11,7 @@ import datetime as dt
 import json
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -92,6 +92,18 @@ class RefreshResult:
     error: str = ""  # one line; the store kept its last good catalog
 
 
+@contextmanager
+def _immediate(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """A write transaction: committed whole, or rolled back whole on any error."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield connection
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")
+
+
 def _price_json(price: Price | None) -> str | None:
     return None if price is None else json.dumps(asdict(price))
 
@@ -129,15 +141,8 @@ class CatalogStore:
     def close(self) -> None:
         self._db.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        return _immediate(self._db)
 
     # -- the catalog ------------------------------------------------------------------------------
 
@@ -345,16 +350,11 @@ def _migrate(connection: sqlite3.Connection, db_path: Path) -> None:
 
 
 def _apply(connection: sqlite3.Connection, script: str, version: int) -> None:
-    statements = [s.strip() for s in script.split(";") if s.strip()]
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        for statement in statements:
-            connection.execute(statement)
+    with _immediate(connection):
+        for statement in (s.strip() for s in script.split(";")):
+            if statement:
+                connection.execute(statement)
         connection.execute(f"PRAGMA user_version = {version}")
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
-    connection.execute("COMMIT")
 
 
 def open_default_store() -> CatalogStore:
