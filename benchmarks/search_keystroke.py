@@ -3,7 +3,7 @@
 One keystroke is measured from setting the search text until the event loop has handled it,
 including the table's repaint (checked: every keystroke is counted only if the viewport painted).
 
-    QT_QPA_PLATFORM=offscreen python benchmarks/search_keystroke.py [--rows 10000] [--repeat 5]
+    QT_QPA_PLATFORM=offscreen python benchmarks/search_keystroke.py [--rows 10000] [--repeat 10]
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def _paint_counter() -> type:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "search_keystroke.json"))
     args = parser.parse_args()
 

@@ -87,12 +87,14 @@ class PartTableModel(QAbstractTableModel):
     def set_filter(self, part_filter: PartFilter) -> None:
         currency_changed = part_filter.currency != self._filter.currency
         self.beginResetModel()
-        self._filter = part_filter
+        previous, self._filter = self._filter, part_filter
         if currency_changed:
             self._texts.clear()
             if self._sort_key == "price":
                 self._order = self._sorted_order()
-        self._visible = self._index.matching_rows(part_filter, self._rate, self._order)
+        # Typing onward only removes rows: test just the rows still shown, in their (sorted) order.
+        rows = self._visible if part_filter.narrows(previous) else self._order
+        self._visible = self._index.matching_rows(part_filter, self._rate, rows)
         self.endResetModel()
         if currency_changed:
             self._retitle_price()
@@ -185,11 +187,19 @@ class PartTableModel(QAbstractTableModel):
         return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
 
     def display_text(self, row: int, column: int) -> str:
-        """What a visible cell shows: one call per painted cell (see `TextCellDelegate`)."""
+        """What a visible cell shows: one call per painted cell (see `PartTable`)."""
         return self._row_texts(self._visible[row])[column]
 
     def alignment(self, column: int) -> int:
         return self._alignments[column]
+
+    @property
+    def price_column(self) -> int:
+        return self._price_column
+
+    def has_user_price(self, row: int) -> bool:
+        """Whether a visible row's price is the user's own (drawn in italics and the accent colour)."""
+        return self._index.parts[self._visible[row]].price_origin != "catalog"
 
     def _row_texts(self, row: int) -> list[str]:
         texts = self._texts.get(row)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QColor, QGuiApplication, QPainter
+from PySide6.QtGui import QAction, QColor, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -21,10 +21,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -37,6 +35,7 @@ from gpuconfig.ui.catalog_filters import CatalogFilterBar
 from gpuconfig.ui.catalog_model import PartTableModel
 from gpuconfig.ui.compare_dialog import MAX_PARTS, MIN_PARTS, CompareDialog
 from gpuconfig.ui.part_detail import PartDetail
+from gpuconfig.ui.part_table import PartTable
 from gpuconfig.ui.theme import Colors, mark
 
 
@@ -49,44 +48,6 @@ class _PriceDelegate(QStyledItemDelegate):
         editor.setDecimals(2)
         editor.setFrame(False)
         return editor
-
-
-class TextCellDelegate(QStyledItemDelegate):
-    """Paints a plain text cell straight from the model's cached text.
-
-    The style's generic item painting asks the model for seven roles per cell and lays text out with
-    QTextLayout; for a catalog of thousands of rows that is most of a keystroke's time.
-    """
-
-    def __init__(self, model: PartTableModel, parent: QWidget) -> None:
-        super().__init__(parent)
-        self._model = model
-        # (text, width) -> the text as drawn, elided when too wide: measuring text is most of a cell's cost.
-        self._fitted: dict[tuple[str, int], str] = {}
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Any) -> None:
-        rect = option.rect
-        palette = option.palette
-        if option.state & QStyle.StateFlag.State_Selected:
-            painter.fillRect(rect, palette.highlight())
-            painter.setPen(palette.highlightedText().color())
-        else:
-            if option.features & QStyleOptionViewItem.ViewItemFeature.Alternate:
-                painter.fillRect(rect, palette.alternateBase())
-            painter.setPen(palette.text().color())
-        inner = rect.adjusted(6, 0, -6, 0)
-        text = self._model.display_text(index.row(), index.column())
-        key = (text, inner.width())
-        fitted = self._fitted.get(key)
-        if fitted is None:
-            if len(self._fitted) > 50_000:
-                self._fitted.clear()
-            metrics = option.fontMetrics
-            fitted = text
-            if metrics.horizontalAdvance(text) > inner.width():
-                fitted = metrics.elidedText(text, Qt.TextElideMode.ElideRight, inner.width())
-            self._fitted[key] = fitted
-        painter.drawText(inner, self._model.alignment(index.column()), fitted)
 
 
 class CatalogTab(QWidget):
@@ -110,9 +71,8 @@ class CatalogTab(QWidget):
         self.filters = CatalogFilterBar()
         self.model = PartTableModel(self)
         self.model.accent = self._accent()
-        self.table = QTableView()
+        self.table = PartTable(self.model)
         self.table.setObjectName("parts")
-        self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -127,7 +87,6 @@ class CatalogTab(QWidget):
         self.table.horizontalHeader().setResizeContentsPrecision(40)
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.table.setItemDelegate(TextCellDelegate(self.model, self.table))
         self._price_delegate = _PriceDelegate(self)
 
         self.count = QLabel()

@@ -23,6 +23,29 @@ def test_search_is_case_insensitive_and_covers_text_fields(store: CatalogStore) 
     assert all(index.parts[r].specs["architecture"] == "Hopper" for r in by_architecture)
 
 
+def test_typing_onward_narrows_to_the_same_rows_as_a_fresh_search(store: CatalogStore) -> None:
+    index = PartIndex(store.parts("gpu"))
+    for query in ("rtx 4090", "nvidia a100 80", "geforce  50", "AMD mi"):
+        shown = index.matching_rows(PartFilter(), None)
+        previous = PartFilter()
+        for end in range(1, len(query) + 1):
+            typed = PartFilter(text=query[:end])
+            assert typed.narrows(previous)
+            shown = index.matching_rows(typed, None, shown)
+            assert shown == index.matching_rows(typed, None), query[:end]
+            previous = typed
+
+
+def test_a_changed_filter_or_deleted_text_does_not_narrow() -> None:
+    typed = PartFilter(text="rtx 40")
+    assert not PartFilter(text="rtx 4").narrows(typed)
+    assert not PartFilter(text="rtx 409", currency="CNY").narrows(typed)
+    assert not PartFilter(text="rtx 409", minimums={"memory_gb": 24}).narrows(typed)
+    assert not PartFilter(text="rtx 409", choices={"vendor": "NVIDIA"}).narrows(typed)
+    assert not PartFilter(text="rtx 409", price_max=2000).narrows(typed)
+    assert PartFilter(text="RTX 409").narrows(typed)
+
+
 def test_choice_and_minimum_filters(store: CatalogStore) -> None:
     index = PartIndex(store.parts("gpu"))
     amd = index.matching_rows(PartFilter(choices={"vendor": "AMD"}), None)

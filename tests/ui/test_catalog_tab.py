@@ -232,3 +232,32 @@ def test_catalog_tab_and_shortcuts_arrive_after_the_first_paint(qtbot, store: Ca
     shortcuts = {action.text(): action.shortcut().toString() for action, _ in main._shortcuts}
     assert shortcuts["Import price list…"] == "Ctrl+I"
     assert shortcuts["Quit"] == "Ctrl+Q"
+
+
+def _colours_in(image, rect) -> set[int]:  # type: ignore[no-untyped-def]
+    return {image.pixel(x, y) for x in range(rect.left(), rect.right()) for y in range(rect.top(), rect.bottom())}
+
+
+def test_the_table_paints_selection_stripes_and_user_prices(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    tab = window.catalog_tab
+    tab.filters.currency.setCurrentText("USD")
+    column = tab.model.column_of("price")
+    part_id = tab.model.part_at(2).id
+    assert tab.model.setData(tab.model.index(2, column), 4321.0)
+    qtbot.waitUntil(lambda: tab.model.has_user_price(tab.model.row_of(part_id)), timeout=2000)
+    row = tab.model.row_of(part_id)
+    tab.table.selectRow(0)
+    tab.table.scrollToTop()
+    palette = tab.table.palette()
+    image = tab.table.viewport().grab().toImage()
+
+    def cell(r: int, c: int):  # type: ignore[no-untyped-def]
+        return tab.table.visualRect(tab.model.index(r, c))
+
+    assert palette.highlight().color().rgb() in _colours_in(image, cell(0, 0))
+    assert palette.alternateBase().color().rgb() in _colours_in(image, cell(1, 0))
+    assert row == 2  # a new price does not move a row when the table is not sorted by price
+    assert palette.base().color().rgb() in _colours_in(image, cell(2, 0))
+    price_colours = _colours_in(image, cell(row, column))
+    assert tab.model.accent.rgb() in price_colours  # the user's own price is drawn in the accent colour
+    assert tab.model.accent.rgb() not in _colours_in(image, cell(row, 0))

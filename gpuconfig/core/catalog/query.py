@@ -28,6 +28,20 @@ class PartFilter:
     def tokens(self) -> list[str]:
         return self.text.casefold().split()
 
+    def narrows(self, previous: PartFilter) -> bool:
+        """Whether every part this filter passes also passed `previous`, so only its matches need testing.
+
+        True when only the search text changed and it was typed onward: each word then contains the word
+        it replaced, or is a new word.
+        """
+        return (
+            self.choices == previous.choices
+            and self.minimums == previous.minimums
+            and (self.price_min, self.price_max, self.currency)
+            == (previous.price_min, previous.price_max, previous.currency)
+            and self.text.casefold().startswith(previous.text.casefold())
+        )
+
 
 def haystack(part: Part) -> str:
     """The text a search looks in: id, name, vendor, release and every text field."""
