@@ -41,7 +41,9 @@ class PaintMark(QObject):
         return False
 """
 
-BARE = PAINT_PROBE + """
+BARE = (
+    PAINT_PROBE
+    + """
 from PySide6.QtWidgets import QApplication, QMainWindow
 app = QApplication([])
 window = QMainWindow()
@@ -51,8 +53,11 @@ window.installEventFilter(probe)
 window.show()
 app.exec()
 """
+)
 
-GPUCONFIG = PAINT_PROBE + """
+GPUCONFIG = (
+    PAINT_PROBE
+    + """
 from gpuconfig.ui.app import start
 
 def watch_table():
@@ -69,6 +74,7 @@ table_probe = PaintMark("TABLE", app.quit)
 window.installEventFilter(probe)
 app.exec()
 """
+)
 
 
 def sample(code: str, env: dict[str, str], mark: str = "PAINTED") -> dict[str, float]:

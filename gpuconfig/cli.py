@@ -188,6 +188,72 @@ def _cmd_catalog_rate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_estimate(args: argparse.Namespace) -> int:
+    from gpuconfig.core.units import format_bytes
+    from gpuconfig.core.workload.answer import answer_from_fit, answer_record, gpu_spec, prepare
+    from gpuconfig.core.workload.runner import TraceFailed
+    from gpuconfig.core.workload.spec import Workload, WorkloadError
+
+    try:
+        workload = Workload(
+            model=args.model,
+            task=args.task,
+            precision=args.precision,
+            optimizer=args.optimizer,
+            batch=args.batch,
+            seq=args.seq,
+            generate=args.generate,
+            grad_accum=args.grad_accum,
+            checkpointing=args.checkpointing,
+            gpus=args.gpus,
+            strategy=args.strategy,
+            device=args.device,
+            lora_rank=args.lora_rank,
+        )
+        gpu = gpu_spec(_store(), args.gpu) if args.gpu else None
+
+        def progress(done: int, total: int, what: str) -> None:
+            if not args.json and sys.stderr.isatty():
+                print(f"\rtracing {done}/{total}: {what}    ", end="", file=sys.stderr, flush=True)
+
+        source, fitted, seconds = prepare(workload, progress=progress, use_cache=not args.no_cache)
+        answer = answer_from_fit(source, fitted, workload, gpu, seconds)
+    except WorkloadError as exc:
+        raise UsageError(str(exc)) from exc
+    except TraceFailed as exc:
+        if exc.kind in ("model", "input", "unsupported"):
+            raise UsageError(str(exc)) from exc
+        print(f"gpuconfig: trace failed: {exc}", file=sys.stderr)
+        return EXIT_VERDICT_FAILED
+    record = answer_record(answer)
+    if args.json:
+        _print_json(record)
+        return EXIT_OK
+    memory = record["memory"]
+    print(
+        f"{record['model']}: {record['params']:,} parameters ({record['trainable_params']:,} trainable), "
+        f"{record['method']}"
+    )
+    rows = [
+        [key, format_bytes(memory[key])]
+        for key in ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead", "peak")
+    ]
+    print(_table(["per device", "memory"], rows))
+    for item in memory["overheads"]:
+        print(f"  overhead: {item['name']}: {format_bytes(item['bytes'])} ({item['source']})")
+    if "gpu" in record:
+        fits = "fits" if record["gpu"]["fits"] else "does not fit"
+        print(f"{record['gpu']['name']} ({format_bytes(record['gpu']['memory'])}): {fits}")
+    if record.get("time"):
+        t = record["time"]
+        tokens = t["throughput"]["tokens_per_s"]
+        extra = f", {tokens:,.0f} tokens/s" if tokens else ""
+        print(f"step {t['step_seconds']:.3g} s, {t['throughput']['samples_per_s']:,.1f} samples/s{extra}")
+    elif record.get("time_note"):
+        print(f"time: {record['time_note']}")
+    return EXIT_OK
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one line, exit 2, as for every other bad input
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message}\n")
@@ -232,6 +298,27 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--dir", help="catalog directory (default: the installed catalog)")
     check.add_argument("--json", action="store_true")
     check.set_defaults(handler=_cmd_catalog_check)
+
+    from gpuconfig.core.workload.spec import DEVICES, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS
+
+    estimate = commands.add_parser("estimate", help="memory and time of a training or inference workload")
+    estimate.add_argument("--model", required=True, help="a built-in model id, a config.json or a .py file")
+    estimate.add_argument("--task", default="finetune", choices=list(TASKS))
+    estimate.add_argument("--batch", type=int, default=1, help="micro-batch per device")
+    estimate.add_argument("--seq", type=int, help="sequence length (prompt, for inference) or image side")
+    estimate.add_argument("--generate", type=int, default=0, help="tokens generated per sequence (inference)")
+    estimate.add_argument("--precision", default="amp_bf16", choices=list(PRECISIONS))
+    estimate.add_argument("--optimizer", default="adamw", choices=list(OPTIMIZERS))
+    estimate.add_argument("--checkpointing", action="store_true", help="activation checkpointing")
+    estimate.add_argument("--grad-accum", type=int, default=1, dest="grad_accum")
+    estimate.add_argument("--gpus", type=int, default=1)
+    estimate.add_argument("--strategy", default="ddp", choices=list(STRATEGIES))
+    estimate.add_argument("--device", default="cuda", choices=list(DEVICES))
+    estimate.add_argument("--gpu", metavar="CATALOG_ID", help="the GPU to check the fit and time against")
+    estimate.add_argument("--lora-rank", type=int, default=16, dest="lora_rank")
+    estimate.add_argument("--no-cache", action="store_true", help="trace again even if a cached trace exists")
+    estimate.add_argument("--json", action="store_true")
+    estimate.set_defaults(handler=_cmd_estimate)
     return parser
 
 

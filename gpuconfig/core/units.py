@@ -36,3 +36,13 @@ def format_value(spec: FieldSpec, value: Any) -> str:
         text = format_number(value)
         return f"{text} {spec.unit}" if spec.unit else text
     return str(value)
+
+
+def format_bytes(value: float) -> str:
+    """Binary units, as memory is sized: 1,536 MiB -> '1.50 GiB'."""
+    size = float(value)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(size) < 1024 or unit == "GiB":
+            return f"{size:,.0f} {unit}" if unit == "B" else f"{size:,.2f} {unit}"
+        size /= 1024
+    return f"{size:,.2f} GiB"

@@ -1,0 +1,135 @@
+"""One estimate end to end: resolve the model, trace (or reuse the cached trace), fit, and answer."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.workload.estimate import (
+    Efficiency,
+    Estimate,
+    Fitted,
+    GpuSpec,
+    NoRate,
+    Timing,
+    estimate_from_fit,
+    fit,
+    time_at,
+)
+from gpuconfig.core.workload.models import ModelSource, resolve_model
+from gpuconfig.core.workload.runner import Progress, run_trace
+from gpuconfig.core.workload.spec import Workload, WorkloadError
+
+
+@cache
+def efficiency() -> Efficiency | None:
+    """The calibrated efficiencies, or None before benchmarks/time_calibration.py has written them."""
+    path = catalog_dir() / "efficiency.toml"
+    if not path.is_file():
+        return None
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    return Efficiency(float(data["compute"]), float(data["memory"]), str(data["source"]))
+
+
+@dataclass(frozen=True)
+class Answer:
+    source: ModelSource
+    fitted: Fitted
+    estimate: Estimate
+    timing: Timing | None
+    gpu: GpuSpec | None
+    time_note: str  # why there is no timing, when there is none
+
+
+def prepare(
+    workload: Workload, progress: Progress | None = None, use_cache: bool = True, cancelled: Any = None
+) -> tuple[ModelSource, Fitted, float]:
+    """The slow part (a trace, unless cached): resolve the model and fit it."""
+    source = resolve_model(workload.model)
+    seq = workload.seq or source.default_seq()
+    trace = run_trace(
+        source, workload, workload.batch, seq, progress=progress, cancelled=cancelled, use_cache=use_cache
+    )
+    return source, fit(trace), trace.seconds
+
+
+def answer_from_fit(
+    source: ModelSource, fitted: Fitted, workload: Workload, gpu: GpuSpec | None, trace_seconds: float = 0.0
+) -> Answer:
+    """The instant part: memory, time and the verdict for any batch, length and GPU count."""
+    seq = workload.seq or source.default_seq()
+    result = estimate_from_fit(source, workload, fitted, seq, trace_seconds, gpu.cc_major if gpu else None)
+    timing, note = None, ""
+    if gpu is not None:
+        calibrated = efficiency()
+        if calibrated is None:
+            note = "no calibrated efficiency yet (benchmarks/time_calibration.py writes catalog/efficiency.toml)"
+        else:
+            try:
+                timing = time_at(fitted, workload, source, workload.batch, seq, gpu, calibrated)
+            except NoRate as exc:
+                note = str(exc)
+    return Answer(source, fitted, result, timing, gpu, note)
+
+
+def gpu_spec(store: Any, part_id: str) -> GpuSpec:
+    part = store.part(part_id)
+    if part is None or part.kind != "gpu":
+        raise WorkloadError(f"gpu: {part_id!r} is not a GPU in the catalog (gpuconfig catalog list --kind gpu)")
+    return GpuSpec.from_specs(part.id, part.name, part.specs)
+
+
+def answer_record(answer: Answer) -> dict[str, Any]:
+    """The JSON the CLI prints: integers in bytes, peak per device."""
+    e = answer.estimate
+    m = e.memory
+    record: dict[str, Any] = {
+        "model": e.model_name,
+        "workload": {**e.workload.to_json(), "seq": e.seq},
+        "method": e.method,
+        "params": e.params,
+        "trainable_params": e.trainable_params,
+        "flops_per_step": e.flops_per_step,
+        "memory": {
+            "weights": m.weights,
+            "gradients": m.gradients,
+            "optimizer": m.optimizer,
+            "activations": m.activations,
+            "kv_cache": m.kv_cache,
+            "overhead": m.overhead,
+            "peak": m.peak,
+            "allocated_peak": m.allocated_peak,
+            "peak_phase": m.phase,
+            "per_device": True,
+            "overheads": [{"name": o.name, "bytes": o.bytes, "source": o.source} for o in m.overheads],
+        },
+        "trace_seconds": e.trace_seconds,
+    }
+    if answer.gpu is not None:
+        record["gpu"] = {
+            "id": answer.gpu.id,
+            "name": answer.gpu.name,
+            "memory": answer.gpu.memory_bytes,
+            "fits": m.peak <= answer.gpu.memory_bytes,
+        }
+    if answer.timing is not None:
+        t = answer.timing
+        record["time"] = {
+            "step_seconds": t.step_seconds,
+            "throughput": {"samples_per_s": t.samples_per_s, "tokens_per_s": t.tokens_per_s},
+            "compute_seconds": t.compute_seconds,
+            "memory_seconds": t.memory_seconds,
+            "efficiency": {
+                "compute": t.efficiency.compute,
+                "memory": t.efficiency.memory,
+                "source": t.efficiency.source,
+            },
+        }
+    elif answer.time_note:
+        record["time"] = None
+        record["time_note"] = answer.time_note
+    return record

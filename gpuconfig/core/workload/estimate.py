@@ -1,0 +1,412 @@
+"""The instant tier: closed-form memory and FLOPs fitted from a trace, for any batch, length and GPU count.
+
+A trace measures three points: (b, s), (2b, s) and (b, s/2). Every traced quantity q is fitted as
+q(b, s) = c + b * (alpha * s + beta * s^2): weights, gradients and optimizer states are the constant c,
+activations grow linearly with the batch and linearly plus quadratically with the length (attention
+scores), and the fit reproduces the traced points exactly. Deep models traced at two shallow depths are
+extrapolated layer by layer first. Parallel strategies then divide what they divide, and the device adds
+its own overheads, each shown as its own line with its source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpuconfig.core.workload.models import ModelSource
+from gpuconfig.core.workload.runner import Trace
+from gpuconfig.core.workload.spec import Workload
+
+MIB = 1024 * 1024
+# Quantities read from each traced point; "phase.category" keys are memory at that phase's peak.
+PHASES = ("peak", "forward", "backward")
+CATEGORIES = ("weights", "buffers", "gradients", "optimizer", "activations", "temporaries", "inputs")
+
+
+@dataclass(frozen=True)
+class Overhead:
+    name: str
+    bytes: int
+    source: str
+
+
+# Per-device additions a CUDA run pays that no tensor of the model accounts for.
+CUDA_CONTEXT = Overhead(
+    "CUDA context and kernels (lazy module loading)",
+    287_047_680,
+    "pytorch/pytorch#86509: 287,047,680 bytes with CUDA_MODULE_LOADING=LAZY (PyTorch's default since 1.13) "
+    "against 666,632,192 eager; the real figure varies with GPU, driver and libraries: the probe measures yours",
+)
+CUBLAS_WORKSPACE = Overhead(
+    "cuBLAS workspace",
+    2 * 4096 * 1024 + 8 * 16 * 1024,
+    "PyTorch CublasHandlePool.cpp default CUBLAS_WORKSPACE_CONFIG :4096:2:16:8 (pytorch/pytorch#89027)",
+)
+CUBLAS_WORKSPACE_HOPPER = Overhead(
+    "cuBLAS workspace",
+    32 * MIB,
+    "PyTorch CublasHandlePool.cpp: 32 MiB on Hopper (compute capability 9.x), cuBLAS's recommendation "
+    "(pytorch/pytorch#89027, #120925)",
+)
+DDP_BUCKETS_SOURCE = (
+    "torch.nn.parallel.DistributedDataParallel: gradients are copied into communication buckets of the same "
+    "total size unless gradient_as_bucket_view=True"
+)
+TP_ACTIVATIONS_SOURCE = (
+    "Korthikanti et al. 2022 (arXiv 2205.05198): activations per layer sbh(10 + 24/t + 5as/(ht)) with tensor "
+    "parallelism t, against sbh(34 + 5as/h) without"
+)
+
+
+@dataclass(frozen=True)
+class Term:
+    """q(b, s) = c + b * (alpha * s + beta * s^2)."""
+
+    c: float
+    alpha: float
+    beta: float
+
+    def at(self, batch: int, seq: int) -> float:
+        return max(0.0, self.c + batch * (self.alpha * seq + self.beta * seq * seq))
+
+
+def fit_term(points: list[tuple[int, int, float]]) -> Term:
+    """Fit from (b0, s0), (2 b0, s0) and optionally (b0, s1): exact at every point given."""
+    (b0, s0, q0), (_, _, q2) = points[0], points[1]
+    per_sample = (q2 - q0) / b0  # f(s0) = alpha s0 + beta s0^2
+    c = q0 - b0 * per_sample
+    if len(points) < 3 or points[2][1] == s0:
+        return Term(c, per_sample / s0, 0.0)
+    _, s1, q1 = points[2]
+    f1 = (q1 - c) / b0
+    beta = (f1 / s1 - per_sample / s0) / (s1 - s0)
+    alpha = per_sample / s0 - beta * s0
+    return Term(c, alpha, beta)
+
+
+def _flatten(point: dict[str, Any]) -> dict[str, float]:
+    values: dict[str, float] = {}
+    phases = {"peak": point["memory"], **point.get("phases", {})}
+    for phase in PHASES:
+        snapshot = phases.get(phase, point["memory"])
+        for category in CATEGORIES:
+            values[f"{phase}.{category}"] = float(snapshot.get(category, 0))
+    values["flops"] = float(point["flops"])
+    for dtype, flops in point.get("flops_by_dtype", {}).items():
+        values[f"flops.{dtype}"] = float(flops)
+    for key in (
+        "matmul_bytes",
+        "other_bytes",
+        "kv_cache_bytes",
+        "cpu_resident_peak_bytes",
+        "params",
+        "trainable_params",
+        "grad_bytes",
+    ):
+        values[key] = float(point.get(key, 0))
+    return values
+
+
+def _extrapolated(trace: Trace) -> list[tuple[int, int, dict[str, float]]]:
+    """The traced points at the model's real depth: shallow traces extended layer by layer."""
+    if trace.layers is None:
+        return [(p["batch"], p["seq"], _flatten(p)) for p in trace.points]
+    shapes: dict[tuple[int, int], dict[int, dict[str, float]]] = {}
+    for p in trace.points:
+        shapes.setdefault((p["batch"], p["seq"]), {})[int(p["layers"])] = _flatten(p)
+    out = []
+    for (batch, seq), by_depth in shapes.items():
+        low, high = sorted(by_depth)[:2]
+        per_layer = {k: (by_depth[high][k] - by_depth[low][k]) / (high - low) for k in by_depth[low]}
+        out.append((batch, seq, {k: v + per_layer[k] * (trace.layers - low) for k, v in by_depth[low].items()}))
+    return out
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """Every traced quantity as a function of batch and length."""
+
+    terms: dict[str, Term]
+    runtime_rss: int
+    layers: int | None
+
+    def at(self, key: str, batch: int, seq: int) -> float:
+        term = self.terms.get(key)
+        return 0.0 if term is None else term.at(batch, seq)
+
+    def flops_by_dtype(self, batch: int, seq: int) -> dict[str, float]:
+        return {k.split(".", 1)[1]: self.at(k, batch, seq) for k in self.terms if k.startswith("flops.")}
+
+
+def fit(trace: Trace) -> Fitted:
+    points = _extrapolated(trace)
+    keys = sorted({k for _, _, values in points for k in values})
+    terms = {k: fit_term([(b, s, values.get(k, 0.0)) for b, s, values in points]) for k in keys}
+    return Fitted(terms, int(trace.runtime.get("baseline_rss_bytes", 0)), trace.layers)
+
+
+@dataclass(frozen=True)
+class Memory:
+    """Bytes per device at the peak. `peak` is everything the device must hold; `allocated_peak` is what
+    PyTorch's allocator hands out (torch.cuda.max_memory_allocated measures the same)."""
+
+    weights: int
+    gradients: int
+    optimizer: int
+    activations: int
+    kv_cache: int
+    overhead: int
+    peak: int
+    allocated_peak: int
+    phase: str
+    overheads: tuple[Overhead, ...] = field(default=())
+    divided_by: str = ""
+
+
+def memory_at(fitted: Fitted, workload: Workload, batch: int, seq: int, cc_major: int | None = None) -> Memory:
+    """Peak memory per device for `batch` per device at length `seq` (the prompt, for inference)."""
+    kv = 0.0
+    if not workload.training and fitted.at("kv_cache_bytes", batch, seq):
+        per_token = fitted.at("kv_cache_bytes", batch, seq) / max(1, batch * seq)
+        kv = per_token * batch * (seq + workload.generate)
+    best: tuple[float, str, dict[str, float]] | None = None
+    for phase in PHASES:
+        parts = {
+            "weights": fitted.at(f"{phase}.weights", batch, seq) + fitted.at(f"{phase}.buffers", batch, seq),
+            "gradients": fitted.at(f"{phase}.gradients", batch, seq),
+            "optimizer": fitted.at(f"{phase}.optimizer", batch, seq),
+            "activations": sum(fitted.at(f"{phase}.{c}", batch, seq) for c in ("activations", "temporaries", "inputs")),
+        }
+        if kv:  # the traced prompt's cache is inside the activations; the full cache is its own line
+            parts["activations"] = max(0.0, parts["activations"] - fitted.at("kv_cache_bytes", batch, seq))
+        total = sum(parts.values())
+        if best is None or total > best[0]:
+            best = (total, phase, parts)
+    if workload.training:  # the optimizer step holds every gradient at once, whatever the batch
+        weights = best[2]["weights"] if best else 0.0
+        step = {
+            "weights": weights,
+            "gradients": fitted.at("grad_bytes", batch, seq),
+            "optimizer": best[2]["optimizer"] if best else 0.0,
+            "activations": 0.0,
+        }
+        if best is None or sum(step.values()) > best[0]:
+            best = (sum(step.values()), "optimizer step", step)
+    assert best is not None
+    _, phase, parts = best
+    parts, divided = _divide(parts, fitted, workload)
+    tensors = sum(parts.values()) + kv
+    overheads = _overheads(fitted, workload, batch, seq, tensors, parts, cc_major)
+    allocated = tensors + sum(o.bytes for o in overheads if o.name == "cuBLAS workspace")
+    extra = sum(o.bytes for o in overheads)
+    return Memory(
+        weights=round(parts["weights"]),
+        gradients=round(parts["gradients"]),
+        optimizer=round(parts["optimizer"]),
+        activations=round(parts["activations"]),
+        kv_cache=round(kv),
+        overhead=round(extra),
+        peak=round(tensors + extra),
+        allocated_peak=round(allocated) if workload.device == "cuda" else round(tensors),
+        phase=phase,
+        overheads=tuple(overheads),
+        divided_by=divided,
+    )
+
+
+def _divide(parts: dict[str, float], fitted: Fitted, workload: Workload) -> tuple[dict[str, float], str]:
+    n = workload.gpus
+    if n == 1:
+        return parts, ""
+    out = dict(parts)
+    strategy = workload.strategy
+    if strategy == "zero1":
+        out["optimizer"] /= n
+    elif strategy == "zero2":
+        out["optimizer"] /= n
+        out["gradients"] /= n
+    elif strategy in ("fsdp", "pp"):
+        for key in ("weights", "gradients", "optimizer"):
+            out[key] /= n
+    elif strategy == "tp":
+        for key in ("weights", "gradients", "optimizer"):
+            out[key] /= n
+        out["activations"] *= (10 + 24 / n) / 34
+    return out, strategy
+
+
+def _overheads(
+    fitted: Fitted,
+    workload: Workload,
+    batch: int,
+    seq: int,
+    tensors: float,
+    parts: dict[str, float],
+    cc_major: int | None,
+) -> list[Overhead]:
+    if workload.device == "cpu":
+        heap = fitted.at("cpu_resident_peak_bytes", batch, seq)
+        traced_tensors = fitted.at("peak.weights", batch, seq) + sum(
+            fitted.at(f"peak.{c}", batch, seq) for c in CATEGORIES if c != "weights"
+        )
+        return [
+            Overhead(
+                "PyTorch runtime (interpreter, libraries, model code)",
+                fitted.runtime_rss,
+                "measured in the trace process after building the model and one warm-up step",
+            ),
+            Overhead(
+                "CPU allocator (glibc heap kept for reuse)",
+                round(max(0.0, heap - traced_tensors)),
+                "replay of every traced allocation through glibc malloc's mmap threshold and heap rules",
+            ),
+        ]
+    overheads = [CUDA_CONTEXT, CUBLAS_WORKSPACE_HOPPER if cc_major == 9 else CUBLAS_WORKSPACE]
+    if workload.gpus > 1 and workload.strategy == "ddp" and workload.training:
+        overheads.append(
+            Overhead("DDP gradient buckets", round(fitted.at("grad_bytes", batch, seq)), DDP_BUCKETS_SOURCE)
+        )
+    return overheads
+
+
+@dataclass(frozen=True)
+class Estimate:
+    workload: Workload
+    model_name: str
+    seq: int
+    params: int
+    trainable_params: int
+    flops_per_step: int  # per device, one optimizer step (all micro-batches)
+    memory: Memory
+    method: str
+    trace_seconds: float
+
+
+def estimate(source: ModelSource, workload: Workload, trace: Trace, cc_major: int | None = None) -> Estimate:
+    fitted = fit(trace)
+    seq = workload.seq or source.default_seq()
+    return estimate_from_fit(source, workload, fitted, seq, trace.seconds, cc_major)
+
+
+def estimate_from_fit(
+    source: ModelSource,
+    workload: Workload,
+    fitted: Fitted,
+    seq: int,
+    trace_seconds: float = 0.0,
+    cc_major: int | None = None,
+) -> Estimate:
+    batch = workload.batch
+    memory = memory_at(fitted, workload, batch, seq, cc_major)
+    flops = fitted.at("flops", batch, seq) * workload.grad_accum
+    if workload.strategy == "tp" and workload.gpus > 1:
+        flops /= workload.gpus
+    method = "traced" if fitted.layers is None else f"traced at 2 and 3 layers, extrapolated to {fitted.layers}"
+    return Estimate(
+        workload=workload,
+        model_name=source.name,
+        seq=seq,
+        params=round(fitted.at("params", batch, seq)),
+        trainable_params=round(fitted.at("trainable_params", batch, seq)),
+        flops_per_step=round(flops),
+        memory=memory,
+        method=method,
+        trace_seconds=trace_seconds,
+    )
+
+
+@dataclass(frozen=True)
+class GpuSpec:
+    """The catalog figures the time model reads (dense tensor rates; None where the catalog has none)."""
+
+    id: str
+    name: str
+    memory_bytes: int
+    bandwidth_gbs: float
+    fp32_tflops: float | None
+    tf32_tflops: float | None
+    fp16_tflops: float | None
+    bf16_tflops: float | None
+    fp8_tflops: float | None
+    cc_major: int | None
+
+    @classmethod
+    def from_specs(cls, part_id: str, name: str, specs: dict[str, Any]) -> GpuSpec:
+        cc = specs.get("compute_capability")
+        return cls(
+            part_id,
+            name,
+            int(float(specs.get("memory_gb") or 0) * 1024**3),  # vendors' "GB" of GPU memory are GiB
+            float(specs.get("memory_bandwidth_gbs") or 0),
+            specs.get("fp32_tflops"),
+            specs.get("tf32_tensor_tflops"),
+            specs.get("fp16_tensor_tflops"),
+            specs.get("bf16_tensor_tflops"),
+            specs.get("fp8_tensor_tflops"),
+            int(str(cc).split(".")[0]) if cc else None,
+        )
+
+
+@dataclass(frozen=True)
+class Efficiency:
+    """Fractions of the dense peak rate and of the memory bandwidth that real steps reach, fitted on
+    published measured results (catalog/efficiency.toml, written by benchmarks/time_calibration.py)."""
+
+    compute: float
+    memory: float
+    source: str
+
+
+class NoRate(ValueError):
+    """The catalog has no dense rate for the precision this workload computes in."""
+
+
+def rate_tflops(gpu: GpuSpec, dtype: str, precision: str) -> float:
+    """The dense rate a traced operator's dtype runs at under the workload's precision."""
+    if dtype in ("bfloat16", "float16") and precision == "fp8":
+        rate, label = gpu.fp8_tflops, "FP8 tensor"
+    elif dtype == "bfloat16":
+        rate, label = gpu.bf16_tflops, "BF16 tensor"
+    elif dtype == "float16":
+        rate, label = gpu.fp16_tflops, "FP16 tensor"
+    elif precision == "fp32":
+        rate, label = gpu.fp32_tflops, "FP32"
+    else:  # fp32 matmuls with TF32 allowed (tf32, and what AMP leaves in fp32)
+        rate, label = gpu.tf32_tflops or gpu.fp32_tflops, "TF32 tensor"
+    if not rate:
+        raise NoRate(f"{gpu.name}: the catalog has no dense {label} rate")
+    return float(rate)
+
+
+@dataclass(frozen=True)
+class Timing:
+    step_seconds: float
+    samples_per_s: float
+    tokens_per_s: float | None
+    compute_seconds: float
+    memory_seconds: float
+    gpu: str
+    efficiency: Efficiency
+
+
+def time_at(
+    fitted: Fitted, workload: Workload, source: ModelSource, batch: int, seq: int, gpu: GpuSpec, efficiency: Efficiency
+) -> Timing:
+    """One optimizer step (all micro-batches) on `gpu`: FLOPs per dtype at its dense rate, plus the bytes
+    the other operators move at its bandwidth, each scaled by the fitted efficiency."""
+    compute = sum(
+        flops / (rate_tflops(gpu, dtype, workload.precision) * 1e12)
+        for dtype, flops in fitted.flops_by_dtype(batch, seq).items()
+        if flops > 0
+    )
+    memory = fitted.at("other_bytes", batch, seq) / (gpu.bandwidth_gbs * 1e9) if gpu.bandwidth_gbs else 0.0
+    micro = compute / efficiency.compute + memory / efficiency.memory
+    if workload.strategy == "tp" and workload.gpus > 1:
+        micro /= workload.gpus
+    step = micro * workload.grad_accum
+    replicas = workload.gpus if workload.strategy != "tp" else 1
+    samples = batch * workload.grad_accum * replicas / step if step else 0.0
+    tokens = samples * seq if source.family in ("llm", "encoder", "speech") else None
+    return Timing(
+        step, samples, tokens, compute * workload.grad_accum, memory * workload.grad_accum, gpu.id, efficiency
+    )

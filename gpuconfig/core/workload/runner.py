@@ -1,0 +1,232 @@
+"""Run the trace worker in a Python that has torch, stream its progress, cache its result on disk.
+
+The worker is a separate process: a model that crashes or hangs while tracing takes only the worker
+down, and cancelling kills it. Results are cached per model and settings (batch and length excluded:
+the instant tier answers those from the traced points).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gpuconfig.core.paths import user_data_dir
+from gpuconfig.core.workload.models import ModelSource
+from gpuconfig.core.workload.spec import Workload, WorkloadError
+
+WORKER = Path(__file__).with_name("trace_worker.py")
+TORCH_PYTHON_ENV = "GPUCONFIG_TORCH_PYTHON"
+# Deep models are traced at two shallow depths and extrapolated layer by layer (their layers are identical).
+EXTRAPOLATE_ABOVE_LAYERS = 16
+SHALLOW_LAYERS = (2, 3)
+Progress = Callable[[int, int, str], None]
+
+
+class TraceFailed(RuntimeError):
+    """The worker could not trace the model; `kind` is model, input, unsupported or internal."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class TraceCancelled(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Trace:
+    """The worker's measurements: one entry per traced point, and the runtime's own memory."""
+
+    key: str
+    points: tuple[dict[str, Any], ...]
+    runtime: dict[str, Any]
+    seconds: float
+    layers: int | None  # the model's real depth when the points were traced shallower
+
+
+def torch_python() -> str:
+    """The interpreter that runs traces: GPUCONFIG_TORCH_PYTHON, or this one when it has torch."""
+    chosen = os.environ.get(TORCH_PYTHON_ENV)
+    if chosen:
+        if not Path(chosen).exists():
+            raise WorkloadError(f"{TORCH_PYTHON_ENV}: {chosen}: no such interpreter")
+        return chosen
+    if importlib.util.find_spec("torch") is None:
+        raise WorkloadError(
+            "tracing needs PyTorch: install gpuconfig[torch] here, or set "
+            f"{TORCH_PYTHON_ENV} to a Python that has torch"
+        )
+    return sys.executable
+
+
+def plan_points(source: ModelSource, batch: int, seq: int) -> tuple[list[tuple[int, int, int | None]], int | None]:
+    """Three (batch, length) points that pin down the linear and quadratic terms, at full or shallow depth."""
+    half = max(1, seq // 2)
+    if source.family == "vision":
+        patch = int(source.config.get("patch_size", 1))
+        half = max(patch, (seq // 2) // patch * patch)
+    if source.family == "diffusion":
+        half = max(64, (seq // 2) // 64 * 64)
+    shapes = [(batch, seq), (2 * batch, seq)] + ([(batch, half)] if half != seq else [])
+    depth = source.layers
+    if depth is not None and depth > EXTRAPOLATE_ABOVE_LAYERS and source.family in ("llm", "encoder"):
+        return [(b, s, layers) for b, s in shapes for layers in SHALLOW_LAYERS], depth
+    return [(b, s, None) for b, s in shapes], None
+
+
+def trace_request(source: ModelSource, workload: Workload, points: list[tuple[int, int, int | None]]) -> dict[str, Any]:
+    return {
+        "model": source.request(),
+        "task": workload.task,
+        "precision": workload.precision,
+        "optimizer": workload.optimizer,
+        "checkpointing": workload.checkpointing,
+        "lora_rank": workload.lora_rank,
+        "device": workload.device,
+        "points": points,
+    }
+
+
+def cache_key(request: dict[str, Any], source: ModelSource) -> str:
+    fields = {k: v for k, v in request.items() if k != "model"}
+    fields["model"] = source.digest
+    fields["worker"] = hashlib.sha256(WORKER.read_bytes()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def cache_dir() -> Path:
+    path = user_data_dir() / "traces"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def cached_trace(key: str) -> Trace | None:
+    path = cache_dir() / f"{key}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return Trace(key, tuple(data["points"]), data["runtime"], float(data["seconds"]), data.get("layers"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # absent or damaged: trace again
+
+
+def run_trace(
+    source: ModelSource,
+    workload: Workload,
+    batch: int,
+    seq: int,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    timeout_s: float = 900,
+    use_cache: bool = True,
+) -> Trace:
+    points, depth = plan_points(source, batch, seq)
+    request = trace_request(source, workload, points)
+    key = cache_key(request, source)
+    if use_cache and (hit := cached_trace(key)) is not None:
+        return hit
+    started = time.monotonic()
+    lines = _run_worker(request, len(points), progress, cancelled, timeout_s)
+    found = [e for e in lines if e.get("event") == "point"]
+    runtime = next((e for e in lines if e.get("event") == "runtime"), {})
+    trace = Trace(key, tuple(found), runtime, round(time.monotonic() - started, 2), depth)
+    path = cache_dir() / f"{key}.json"
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(
+        json.dumps({"points": found, "runtime": runtime, "seconds": trace.seconds, "layers": depth}), encoding="utf-8"
+    )
+    temporary.replace(path)  # a reader never sees half a file
+    return trace
+
+
+def _run_worker(
+    request: dict[str, Any],
+    total: int,
+    progress: Progress | None,
+    cancelled: Callable[[], bool] | None,
+    timeout_s: float,
+) -> list[dict[str, Any]]:
+    python = torch_python()
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+    # A file, not a pipe: a worker writing many warnings would fill a pipe and block. Closed below.
+    stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+    process = subprocess.Popen(
+        [python, str(WORKER)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+        env=env,
+        start_new_session=True,  # its own process group: cancelling kills anything it started too
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    process.stdin.write(json.dumps(request))
+    process.stdin.close()
+    deadline = time.monotonic() + timeout_s
+    events: list[dict[str, Any]] = []
+    stop = threading.Event()
+    why: list[str] = []
+
+    def watch() -> None:  # cancel and time-out act at once, not at the worker's next line
+        while not stop.wait(0.1):
+            if cancelled is not None and cancelled():
+                why.append("cancelled")
+            elif time.monotonic() > deadline:
+                why.append("timeout")
+            if why:
+                _kill(process)
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        for line in process.stdout:
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a library printing to stdout: not ours
+            events.append(event)
+            if event.get("event") == "progress" and progress is not None:
+                progress(int(event["done"]), int(event["total"]), str(event.get("what", "")))
+            if event.get("event") == "error":
+                raise TraceFailed(str(event.get("kind", "internal")), str(event.get("message", "trace failed")))
+        code = process.wait()
+    finally:
+        stop.set()
+        if process.poll() is None:
+            _kill(process)
+        process.stdout.close()
+        stderr.seek(0)
+        tail = stderr.read().strip().splitlines()
+        stderr.close()
+    if why == ["cancelled"]:
+        raise TraceCancelled("trace cancelled")
+    if why == ["timeout"]:
+        raise TraceFailed("internal", f"trace took longer than {timeout_s:.0f} s")
+    if code != 0 or len([e for e in events if e.get("event") == "point"]) != total:
+        reason = tail[-1] if tail else f"exit code {code}"
+        if code < 0:
+            reason = f"killed by signal {-code}" + (" (out of memory?)" if -code == signal.SIGKILL else "")
+        raise TraceFailed("internal", f"trace worker stopped: {reason}")
+    return events
+
+
+def _kill(process: subprocess.Popen[str]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, AttributeError):
+        process.kill()
+    process.wait()

@@ -1,0 +1,101 @@
+"""What the user wants to run: one workload, described completely and checked before anything is traced."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+TASKS = {
+    "pretrain": "pre-training",
+    "finetune": "full fine-tune",
+    "lora": "LoRA",
+    "qlora": "QLoRA",
+    "inference": "inference",
+}
+PRECISIONS = {
+    "fp32": "FP32",
+    "tf32": "TF32",
+    "amp_fp16": "AMP FP16",
+    "amp_bf16": "AMP BF16",
+    "bf16": "pure BF16",
+    "fp8": "FP8",
+    "int8": "INT8 weights",
+    "int4": "INT4 weights",
+}
+OPTIMIZERS = {
+    "sgd": "SGD with momentum",
+    "adamw": "Adam / AdamW",
+    "adamw8bit": "8-bit AdamW",
+    "adafactor": "Adafactor",
+}
+STRATEGIES = {
+    "ddp": "DDP",
+    "zero1": "ZeRO-1",
+    "zero2": "ZeRO-2",
+    "fsdp": "FSDP / ZeRO-3",
+    "tp": "tensor parallel",
+    "pp": "pipeline parallel",
+}
+DEVICES = ("cuda", "cpu")
+# Weight-only formats are for inference; training in them is not a thing people do.
+INFERENCE_ONLY = ("int8", "int4")
+
+
+class WorkloadError(ValueError):
+    """A workload that cannot be estimated; the message names the field and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Workload:
+    """`seq` is the sequence length for text and speech models and the image side for vision models
+    (None: the model's usual size). For inference, `seq` is the prompt and `generate` the new tokens."""
+
+    model: str
+    task: str = "finetune"
+    precision: str = "amp_bf16"
+    optimizer: str = "adamw"
+    batch: int = 1
+    seq: int | None = None
+    generate: int = 0
+    grad_accum: int = 1
+    checkpointing: bool = False
+    gpus: int = 1
+    strategy: str = "ddp"
+    device: str = "cuda"
+    lora_rank: int = 16
+
+    def __post_init__(self) -> None:
+        _check_choice("task", self.task, TASKS)
+        _check_choice("precision", self.precision, PRECISIONS)
+        _check_choice("optimizer", self.optimizer, OPTIMIZERS)
+        _check_choice("strategy", self.strategy, STRATEGIES)
+        _check_choice("device", self.device, DEVICES)
+        if not self.model.strip():
+            raise WorkloadError("model: empty")
+        for name in ("batch", "grad_accum", "gpus", "lora_rank"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise WorkloadError(f"{name}: must be a whole number of at least 1, not {value!r}")
+        if self.seq is not None and (isinstance(self.seq, bool) or not isinstance(self.seq, int) or self.seq < 1):
+            raise WorkloadError(f"seq: must be a whole number of at least 1, not {self.seq!r}")
+        if isinstance(self.generate, bool) or not isinstance(self.generate, int) or self.generate < 0:
+            raise WorkloadError(f"generate: must be a whole number of at least 0, not {self.generate!r}")
+        if self.precision in INFERENCE_ONLY and self.task not in ("inference", "qlora"):
+            raise WorkloadError(f"precision: {self.precision} weights are for inference, not {TASKS[self.task]}")
+        if self.device == "cpu" and self.gpus != 1:
+            raise WorkloadError("gpus: a CPU workload runs on one device")
+
+    @property
+    def training(self) -> bool:
+        return self.task != "inference"
+
+    def with_changes(self, **changes: Any) -> Workload:
+        return replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _check_choice(field: str, value: str, choices: dict[str, str] | tuple[str, ...]) -> None:
+    if value not in choices:
+        raise WorkloadError(f"{field}: {value!r} is not one of {', '.join(choices)}")

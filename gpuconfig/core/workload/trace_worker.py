@@ -1,0 +1,772 @@
+"""Trace a workload's real training or inference steps without allocating its memory.
+
+Run as a script in a Python that has torch (and transformers for Hugging Face configs, diffusers for a
+diffusers UNet): it reads one JSON request on stdin and writes JSON lines on stdout:
+
+    {"event": "progress", "done": 1, "total": 3, "what": "..."}
+    {"event": "runtime", "torch": "2.13.0", "baseline_rss_bytes": ..., ...}
+    {"event": "point", "batch": 4, "seq": 128, "memory": {...}, "flops": ..., ...}
+    {"event": "error", "kind": "model|input|unsupported|internal", "message": "one line"}
+
+The model is built under FakeTensorMode: every tensor has its real shape and dtype but no storage, so a
+70B model traces on a laptop. Two full steps run (forward, loss, backward, optimizer step, zero_grad) so the
+optimizer states are alive; PyTorch's MemTracker follows every storage's lifetime by category, and the
+breakdown at the peak instant of the second step is reported. FLOPs and bytes per operator are counted in
+the same run. This file imports nothing from gpuconfig: it runs in whichever Python has torch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import math
+import os
+import resource
+import sys
+import time
+import traceback
+from collections.abc import Iterator
+from typing import Any
+
+# Hugging Face libraries must never reach the network from here.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+os.environ.setdefault("DIFFUSERS_VERBOSITY", "error")
+
+LLM_TYPES = {"gpt2", "llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "phi3", "opt", "gpt_neox", "falcon"}
+ENCODER_TYPES = {"bert", "roberta", "distilbert", "deberta-v2", "electra"}
+VISION_TYPES = {"vit", "resnet", "convnext", "swin", "deit"}
+# Which layer-count key a config uses (for tracing a deep model through two shallow copies).
+LAYER_KEYS = ("num_hidden_layers", "n_layer")
+
+
+class TraceError(Exception):
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def emit(event: str, **fields: Any) -> None:
+    sys.stdout.write(json.dumps({"event": event, **fields}) + "\n")
+    sys.stdout.flush()
+
+
+def current_rss_bytes() -> int:
+    """Resident memory now (Linux /proc; elsewhere the peak so far, an upper bound)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return rss_bytes()
+
+
+def warm_up() -> None:
+    """One tiny real training step, so the kernels' libraries (BLAS, oneDNN, autograd) are loaded and their
+    start-up memory counts in the runtime's baseline as it does in a real run."""
+    import torch
+    from torch import nn
+
+    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.Flatten(), nn.Linear(8 * 6 * 6, 16))
+    optimizer = torch.optim.AdamW(model.parameters())
+    x = torch.randn(2, 3, 8, 8)
+    q = torch.randn(1, 2, 8, 16, requires_grad=True)
+    loss = model(x).mean() + nn.functional.scaled_dot_product_attention(q, q, q).mean()
+    loss.backward()
+    optimizer.step()
+
+
+def rss_bytes() -> int:
+    """This process's peak resident memory so far (ru_maxrss is KiB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)
+
+
+# -- models -------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def skipped_init() -> Iterator[None]:
+    """Build without running weight initialisers: on fake tensors some of them read values (truncated
+    normal checks its samples), and the values never matter for memory. Weight tying still happens."""
+    import torch
+
+    names = (
+        "uniform_",
+        "normal_",
+        "trunc_normal_",
+        "constant_",
+        "xavier_uniform_",
+        "xavier_normal_",
+        "kaiming_uniform_",
+        "kaiming_normal_",
+        "uniform",
+        "normal",
+        "xavier_uniform",
+        "xavier_normal",
+        "kaiming_uniform",
+        "kaiming_normal",
+        "orthogonal_",
+        "ones_",
+        "zeros_",
+        "eye_",
+        "dirac_",
+        "sparse_",
+    )
+    saved: list[tuple[Any, str, Any]] = []
+    modules = [torch.nn.init] + [m for m in (sys.modules.get("transformers.initialization"),) if m is not None]
+    for module in modules:
+        for name in names:
+            if hasattr(module, name):
+                saved.append((module, name, getattr(module, name)))
+                setattr(module, name, lambda tensor, *args, **kwargs: tensor)
+    pretrained = None
+    if "transformers" in sys.modules:
+        from transformers import PreTrainedModel
+
+        pretrained = PreTrainedModel.initialize_weights
+        PreTrainedModel.initialize_weights = lambda self: None  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        for module, name, function in saved:
+            setattr(module, name, function)
+        if pretrained is not None:
+            from transformers import PreTrainedModel
+
+            PreTrainedModel.initialize_weights = pretrained  # type: ignore[method-assign]
+
+
+def hf_model(config_dict: dict[str, Any], task: str) -> tuple[Any, str]:
+    """A transformers (or diffusers) model from a config dict, and its input family."""
+    if config_dict.get("_class_name") == "UNet2DConditionModel":
+        try:
+            from diffusers import UNet2DConditionModel
+        except ImportError as exc:
+            raise TraceError("unsupported", "a diffusers UNet config needs the diffusers package") from exc
+        unet_config = {k: v for k, v in config_dict.items() if not k.startswith("_")}
+        return UNet2DConditionModel.from_config(unet_config), "unet"
+    import transformers
+
+    model_type = config_dict.get("model_type")
+    if not model_type:
+        raise TraceError("model", "config has no model_type")
+    fields = {k: v for k, v in config_dict.items() if k != "model_type"}
+    try:
+        config: Any = transformers.AutoConfig.for_model(model_type, **fields)
+    except (ValueError, KeyError) as exc:
+        raise TraceError("model", f"unknown model type {model_type!r}") from exc
+    config.use_cache = task == "inference"
+    try:
+        if model_type in LLM_TYPES:
+            return transformers.AutoModelForCausalLM.from_config(config), "causal"
+        if model_type in ENCODER_TYPES:
+            if task == "pretrain":
+                return transformers.AutoModelForMaskedLM.from_config(config), "masked"
+            config.num_labels = 2
+            return transformers.AutoModelForSequenceClassification.from_config(config), "classify"
+        if model_type in VISION_TYPES:
+            return transformers.AutoModelForImageClassification.from_config(config), "image"
+        if model_type == "whisper":
+            return transformers.AutoModelForSpeechSeq2Seq.from_config(config), "speech"
+    except (AttributeError, TypeError, ValueError, KeyError) as exc:
+        raise TraceError("model", f"config for {model_type!r} is missing or has a wrong field: {exc}") from exc
+    raise TraceError("unsupported", f"model type {model_type!r} has no training recipe here")
+
+
+def user_model(path: str, batch: int, seq: int | None) -> tuple[Any, Any]:
+    """A user file defines `model_and_inputs(batch, seq)` returning (nn.Module, example inputs)."""
+    spec = importlib.util.spec_from_file_location("gpuconfig_user_model", path)
+    if spec is None or spec.loader is None:
+        raise TraceError("model", f"{path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise TraceError("model", f"{path}: raised {type(exc).__name__}: {exc}") from exc
+    build = getattr(module, "model_and_inputs", None)
+    if build is None:
+        raise TraceError("model", f"{path}: defines no model_and_inputs(batch, seq) function")
+    try:
+        model, inputs = build(batch, seq)
+    except Exception as exc:
+        raise TraceError("model", f"{path}: model_and_inputs raised {type(exc).__name__}: {exc}") from exc
+    import torch
+
+    if not isinstance(model, torch.nn.Module):
+        raise TraceError("model", f"{path}: model_and_inputs returned {type(model).__name__}, not an nn.Module")
+    return model, inputs
+
+
+def example_batch(model: Any, family: str, batch: int, seq: int, task: str) -> dict[str, Any]:
+    """Inputs with the right shapes; labels where the model computes its own loss."""
+    import torch
+
+    config = model.config
+    if family in ("causal", "masked"):
+        ids = torch.randint(0, config.vocab_size, (batch, seq))
+        return {"input_ids": ids} if task == "inference" else {"input_ids": ids, "labels": ids}
+    if family == "classify":
+        ids = torch.randint(0, config.vocab_size, (batch, seq))
+        labels = torch.randint(0, 2, (batch,))
+        return {"input_ids": ids} if task == "inference" else {"input_ids": ids, "labels": labels}
+    if family == "image":
+        pixels = torch.randn(batch, config.num_channels, seq, seq)
+        labels = torch.randint(0, config.num_labels, (batch,))
+        return {"pixel_values": pixels} if task == "inference" else {"pixel_values": pixels, "labels": labels}
+    if family == "speech":
+        frames = 2 * config.max_source_positions  # Whisper's encoder takes 30 s of audio: 3000 mel frames
+        features = torch.randn(batch, config.num_mel_bins, frames)
+        tokens = torch.randint(0, config.vocab_size, (batch, seq))
+        if task == "inference":
+            return {"input_features": features, "decoder_input_ids": tokens}
+        return {"input_features": features, "labels": tokens}
+    if family == "unet":
+        side = seq // 8  # the VAE's latent is an eighth of the image side
+        return {
+            "sample": torch.randn(batch, config.in_channels, side, side),
+            "timestep": torch.randint(0, 1000, (batch,)),
+            "encoder_hidden_states": torch.randn(batch, 77, config.cross_attention_dim),
+        }
+    raise TraceError("unsupported", f"no inputs for model family {family!r}")
+
+
+def loss_of(output: Any) -> Any:
+    """The scalar to backpropagate: the model's own loss, else the mean of its first output."""
+    import torch
+
+    loss = getattr(output, "loss", None)
+    if loss is not None:
+        return loss
+    if isinstance(output, torch.Tensor):
+        return output.float().mean()
+    if isinstance(output, dict):
+        output = next(iter(output.values()))
+    elif hasattr(output, "to_tuple"):
+        output = output.to_tuple()[0]
+    elif isinstance(output, (tuple, list)):
+        output = output[0]
+    if isinstance(output, torch.Tensor):
+        return output.float().mean()
+    raise TraceError("model", "the model's output has no tensor to compute a loss from")
+
+
+# -- LoRA and optimizers -------------------------------------------------------------------------------
+
+
+def add_lora(model: Any, rank: int) -> int:
+    """Freeze the model and give every Linear inside its blocks a trainable rank-`rank` adapter (fp32)."""
+    import torch
+    from torch import nn
+
+    class LoRALinear(nn.Module):
+        def __init__(self, base: nn.Linear) -> None:
+            super().__init__()
+            self.base = base
+            self.lora_a = nn.Parameter(torch.zeros(rank, base.in_features, dtype=torch.float32))
+            self.lora_b = nn.Parameter(torch.zeros(base.out_features, rank, dtype=torch.float32))
+            self.scale = 2.0  # alpha = 2 * rank, the usual choice; it does not change memory
+
+        def forward(self, x: Any) -> Any:
+            delta = (x.to(self.lora_a.dtype) @ self.lora_a.t()) @ self.lora_b.t()
+            return self.base(x) + (delta * self.scale).to(x.dtype)
+
+    for parameter in model.parameters():
+        parameter.requires_grad_(False)
+    heads = {id(m) for m in (getattr(model, "lm_head", None), getattr(model, "classifier", None)) if m is not None}
+    replaced = 0
+    for parent in list(model.modules()):
+        for name, child in list(parent.named_children()):
+            if isinstance(child, nn.Linear) and id(child) not in heads:
+                setattr(parent, name, LoRALinear(child))
+                replaced += 1
+    if not replaced:
+        raise TraceError("unsupported", "LoRA found no Linear layer to adapt in this model")
+    return replaced
+
+
+def make_optimizer(name: str, parameters: list[Any], foreach: bool) -> Any:
+    import torch
+
+    if name == "sgd":
+        return torch.optim.SGD(parameters, lr=1e-3, momentum=0.9, foreach=foreach)
+    if name == "adamw":
+        return torch.optim.AdamW(parameters, lr=1e-4, foreach=foreach)
+    if name == "adafactor":
+        from transformers.optimization import Adafactor
+
+        return Adafactor(parameters, lr=1e-3, relative_step=False, scale_parameter=False, warmup_init=False)
+    if name == "adamw8bit":
+        return EightBitAdamW(parameters)
+    raise TraceError("input", f"unknown optimizer {name!r}")
+
+
+class EightBitAdamW:
+    """The memory of bitsandbytes' 8-bit AdamW: two uint8 states per parameter and one fp32 absmax per
+    2,048-value block (its blockwise quantization), updated in place by a fused kernel with no
+    parameter-sized temporaries. bitsandbytes itself cannot run on fake tensors."""
+
+    BLOCK = 2048
+
+    def __init__(self, parameters: list[Any]) -> None:
+        self.parameters = [p for p in parameters if p.requires_grad]
+        self.state: dict[int, tuple[Any, ...]] = {}
+
+    def step(self) -> None:
+        import torch
+
+        for p in self.parameters:
+            if p.grad is None:
+                continue
+            if id(p) not in self.state:
+                blocks = math.ceil(p.numel() / self.BLOCK)
+                self.state[id(p)] = (
+                    torch.zeros(p.shape, dtype=torch.uint8),
+                    torch.zeros(p.shape, dtype=torch.uint8),
+                    torch.zeros(blocks, dtype=torch.float32),
+                    torch.zeros(blocks, dtype=torch.float32),
+                )
+            p.data.add_(p.grad, alpha=-1e-4)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for p in self.parameters:
+            p.grad = None
+
+
+# -- counting ------------------------------------------------------------------------------------------
+
+
+def op_counter() -> Any:
+    """A dispatch mode that adds up FLOPs per compute dtype and the bytes every other operator moves."""
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils._pytree import tree_flatten
+    from torch.utils.flop_counter import flop_registry
+
+    skip = {torch.ops.aten.detach.default, torch.ops.aten.view.default, torch.ops.aten._unsafe_view.default}
+
+    class OpCounter(TorchDispatchMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.flops: dict[str, int] = {}
+            self.matmul_bytes = 0
+            self.other_bytes = 0
+
+        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            kwargs = kwargs or {}
+            out = func(*args, **kwargs)
+            if func in skip or func.is_view:
+                return out
+            packet = func._overloadpacket
+            tensors = [t for t in tree_flatten((args, kwargs, out))[0] if isinstance(t, torch.Tensor)]
+            moved = sum(t.numel() * t.element_size() for t in tensors)
+            if packet in flop_registry:
+                flops = flop_registry[packet](*args, **kwargs, out_val=out)
+                dtype = str(tensors[0].dtype).removeprefix("torch.") if tensors else "float32"
+                self.flops[dtype] = self.flops.get(dtype, 0) + int(flops)
+                self.matmul_bytes += moved
+            else:
+                self.other_bytes += moved
+            return out
+
+    return OpCounter()
+
+
+class GlibcHeap:
+    """Resident memory of tensors allocated with glibc malloc, as PyTorch's CPU allocator does.
+
+    glibc serves a request of at least the mmap threshold with its own mapping, returned to the system
+    on free; the threshold starts at 128 KiB and rises to the size of any mapped chunk that is freed, up
+    to 32 MiB (mallopt(3), "M_MMAP_THRESHOLD", dynamic threshold). Smaller requests come from the heap,
+    which reuses freed space (best fit, neighbours merged) and only gives memory back when the free space
+    at its top exceeds the trim threshold (twice the mmap threshold). Resident = heap extent + mappings.
+    """
+
+    MAX_THRESHOLD = 32 * 1024 * 1024
+    ALIGN = 64  # PyTorch's CPU allocations are 64-byte aligned
+
+    def __init__(self) -> None:
+        self.threshold = 128 * 1024
+        self.top = 0  # heap extent
+        self.free: list[list[int]] = []  # [start, size] sorted by start
+        self.blocks: dict[int, tuple[str, int, int]] = {}  # key -> (where, start, size)
+        self.mapped = 0
+        self.peak = 0
+
+    def alloc(self, key: int, size: int) -> None:
+        size = max(self.ALIGN, -(-size // self.ALIGN) * self.ALIGN)
+        if size >= self.threshold:
+            self.mapped += -(-size // 4096) * 4096
+            self.blocks[key] = ("mmap", 0, size)
+        else:
+            best = -1
+            for i, (_, free_size) in enumerate(self.free):
+                if free_size >= size and (best < 0 or free_size < self.free[best][1]):
+                    best = i
+            if best >= 0:
+                start, free_size = self.free[best]
+                if free_size == size:
+                    del self.free[best]
+                else:
+                    self.free[best] = [start + size, free_size - size]
+            else:
+                start = self.top
+                if self.free and self.free[-1][0] + self.free[-1][1] == self.top:  # grow the free top chunk
+                    start = self.free.pop()[0]
+                self.top = start + size
+            self.blocks[key] = ("heap", start, size)
+        self.peak = max(self.peak, self.top + self.mapped)
+
+    def release(self, key: int) -> None:
+        where, start, size = self.blocks.pop(key, ("", 0, 0))
+        if where == "mmap":
+            self.mapped -= -(-size // 4096) * 4096
+            if self.threshold < size <= self.MAX_THRESHOLD:
+                self.threshold = size
+            return
+        if where != "heap":
+            return
+        import bisect
+
+        i = bisect.bisect(self.free, [start, size])
+        self.free.insert(i, [start, size])
+        if i + 1 < len(self.free) and start + size == self.free[i + 1][0]:
+            self.free[i][1] += self.free.pop(i + 1)[1]
+        if i > 0 and self.free[i - 1][0] + self.free[i - 1][1] == start:
+            self.free[i - 1][1] += self.free.pop(i)[1]
+            i -= 1
+        last = self.free[-1]
+        if last[0] + last[1] == self.top and last[1] > 2 * self.threshold:
+            self.top = last[0]
+            self.free.pop()
+
+
+def recording_tracker() -> Any:
+    """PyTorch's MemTracker, also replaying every storage allocation and free into a GlibcHeap."""
+    from torch.distributed._tools.mem_tracker import MemTracker, _UpdateType
+
+    class RecordingTracker(MemTracker):
+        def __init__(self) -> None:
+            super().__init__()
+            self.heap = GlibcHeap()
+
+        def _update_snap(self, u_type: Any, winfo: Any, old_mem_consumed: Any = None, old_reftype: Any = None) -> None:
+            super()._update_snap(u_type, winfo, old_mem_consumed, old_reftype)
+            nbytes = winfo.size * winfo.element_size
+            if u_type == _UpdateType.ADD:
+                self.heap.alloc(id(winfo), nbytes)
+            elif u_type == _UpdateType.DEL:
+                self.heap.release(id(winfo))
+            elif u_type == _UpdateType.SIZE:
+                self.heap.release(id(winfo))
+                self.heap.alloc(id(winfo), nbytes)
+
+    return RecordingTracker()
+
+
+CATEGORY_NAMES = {
+    "PARAM": "weights",
+    "BUFFER": "buffers",
+    "GRAD": "gradients",
+    "OPT": "optimizer",
+    "ACT": "activations",
+    "TEMP": "temporaries",
+    "OTH": "inputs",
+}
+
+
+def snapshot(tracker: Any, kind: str) -> dict[str, int]:
+    return categories(tracker.get_tracker_snapshot(kind))
+
+
+def phase_snapshots(tracker: Any, model: Any) -> dict[str, dict[str, int]]:
+    """The breakdown at the peak of the forward and of the backward pass of the model's last step."""
+    from torch.distributed._tools.mem_tracker import _ModState
+
+    stats = tracker.memory_tracking.get(model)
+    phases: dict[str, dict[str, int]] = {}
+    if stats is None:
+        return phases
+    for state, name in ((_ModState.PEAK_FW, "forward"), (_ModState.PEAK_BW, "backward")):
+        taken = stats.snapshots.get(state)
+        if taken:
+            phases[name] = categories(taken[-1])
+    return phases
+
+
+def categories(per_device: dict[Any, dict[Any, int]]) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for categories in per_device.values():
+        for key, value in categories.items():
+            name = CATEGORY_NAMES.get(getattr(key, "name", str(key)), "")
+            if name:
+                totals[name] = totals.get(name, 0) + int(value)
+    return totals
+
+
+def cache_bytes(output: Any) -> int:
+    """Bytes held by a transformers KV cache (any Cache class or legacy tuples)."""
+    import torch
+
+    cache = getattr(output, "past_key_values", None)
+    if cache is None:
+        return 0
+    seen: set[int] = set()
+    total = 0
+    stack = [cache]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, torch.Tensor):
+            if id(item) not in seen:
+                seen.add(id(item))
+                total += item.numel() * item.element_size()
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif hasattr(item, "layers"):
+            for layer in item.layers:
+                stack.extend(t for t in (getattr(layer, "keys", None), getattr(layer, "values", None)) if t is not None)
+        elif hasattr(item, "key_cache"):
+            stack.extend(item.key_cache)
+            stack.extend(item.value_cache)
+    return total
+
+
+# -- one trace point -----------------------------------------------------------------------------------
+
+
+def autocast_for(precision: str) -> Any:
+    import torch
+
+    if precision in ("amp_fp16",):
+        return torch.autocast("cpu", dtype=torch.float16)
+    if precision in ("amp_bf16", "fp8"):
+        return torch.autocast("cpu", dtype=torch.bfloat16)
+    return contextlib.nullcontext()
+
+
+def weight_dtype(request: dict[str, Any]) -> Any:
+    """The dtype the model's weights are built in: half precision when the weights themselves are."""
+    import torch
+
+    precision, task = request["precision"], request["task"]
+    if precision == "bf16" or (task == "inference" and precision in ("amp_bf16", "fp8", "int8", "int4")):
+        return torch.bfloat16
+    if task == "inference" and precision == "amp_fp16":
+        return torch.float16
+    return torch.float32
+
+
+def build(request: dict[str, Any], batch: int, seq: int, layers: int | None) -> tuple[Any, Any, str]:
+    """The model and its inputs for one point, built inside the active fake mode (or for real)."""
+    import torch
+
+    source = request["model"]
+    task = request["task"]
+    dtype = weight_dtype(request)
+    previous = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)  # built in its dtype: converting fake modules afterwards is not supported
+    try:
+        if source["kind"] == "python":
+            model, inputs = user_model(source["path"], batch, seq)
+            family = "python"
+        else:
+            config = dict(source["config"])
+            if layers is not None:
+                config[layer_key(config)] = layers
+                if isinstance(config.get("layer_types"), list):
+                    config["layer_types"] = config["layer_types"][:layers]
+            model, family = hf_model(config, task)
+            inputs = example_batch(model, family, batch, seq, task)
+    finally:
+        torch.set_default_dtype(previous)
+    if dtype != torch.float32:
+        inputs = {k: v.to(dtype) if v.is_floating_point() else v for k, v in dict_inputs(inputs).items()}
+    return model, inputs, family
+
+
+def dict_inputs(inputs: Any) -> dict[str, Any]:
+    if isinstance(inputs, dict):
+        return inputs
+    if isinstance(inputs, (tuple, list)):
+        return {str(i): v for i, v in enumerate(inputs)}
+    return {"0": inputs}
+
+
+def call(model: Any, inputs: Any) -> Any:
+    if isinstance(inputs, dict) and all(k.isdigit() for k in inputs):
+        return model(*inputs.values())
+    if isinstance(inputs, dict):
+        return model(**inputs)
+    if isinstance(inputs, (tuple, list)):
+        return model(*inputs)
+    return model(inputs)
+
+
+def layer_key(config: dict[str, Any]) -> str:
+    for key in LAYER_KEYS:
+        if key in config:
+            return key
+    raise TraceError("unsupported", "this config has no layer count to extrapolate over")
+
+
+def prepare(model: Any, request: dict[str, Any], foreach: bool) -> Any:
+    """Adapters, checkpointing and the optimizer for training; eval mode for inference."""
+    task = request["task"]
+    if task == "inference":
+        model.eval()
+        return None
+    if task in ("lora", "qlora"):
+        add_lora(model, int(request.get("lora_rank", 16)))
+    if request.get("checkpointing"):
+        if not hasattr(model, "gradient_checkpointing_enable"):
+            raise TraceError("unsupported", "activation checkpointing needs a Hugging Face model")
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    model.train()
+    return make_optimizer(request["optimizer"], [p for p in model.parameters() if p.requires_grad], foreach)
+
+
+def one_step(model: Any, inputs: Any, optimizer: Any, request: dict[str, Any]) -> int:
+    """One training step as a training loop runs it (outputs released before backward), or one forward
+    pass for inference; returns the bytes of the KV cache that forward built."""
+    import torch
+
+    if optimizer is None:
+        with torch.no_grad():
+            output = call(model, inputs)
+            kv = cache_bytes(output)
+            del output
+        return kv
+    with autocast_for(request["precision"]):
+        output = call(model, inputs)
+        loss = loss_of(output)
+    del output
+    loss.backward()
+    del loss
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=True)
+    return 0
+
+
+def trace_point(request: dict[str, Any], batch: int, seq: int, layers: int | None = None) -> dict[str, Any]:
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    task = request["task"]
+    training = task != "inference"
+    foreach = request.get("device") == "cuda"  # PyTorch's default optimizer implementation on each device
+    with FakeTensorMode(allow_non_fake_inputs=True):
+        torch.manual_seed(0)
+        with skipped_init():
+            model, inputs, family = build(request, batch, seq, layers)
+        params = {id(p): p for p in model.parameters()}
+        total_params = sum(p.numel() for p in params.values())
+        optimizer = prepare(model, request, foreach)
+        trainable = [p for p in model.parameters() if p.requires_grad] if training else []
+        unique_trainable = {id(p): p for p in trainable}.values()
+        trainable_params = sum(p.numel() for p in unique_trainable)
+        grad_bytes = sum(p.numel() * p.element_size() for p in unique_trainable)
+        tracker = recording_tracker()
+        tracker.track_external(model, *([optimizer] if isinstance(optimizer, torch.optim.Optimizer) else []))
+        counter = op_counter()
+        kv = 0
+        with tracker:
+            steps = 2 if training else 1
+            for step in range(steps):
+                if step == steps - 1:
+                    tracker.reset_mod_stats()
+                    tracker._peak_mem.clear()  # the peak of the last (steady-state) step only
+                    tracker._peak_mem_snap.clear()
+                counting = counter if step == steps - 1 else contextlib.nullcontext()
+                with counting:
+                    kv = one_step(model, inputs, optimizer, request)
+            peak = snapshot(tracker, "peak")
+            phases = phase_snapshots(tracker, model)
+    return {
+        "batch": batch,
+        "seq": seq,
+        "layers": layers,
+        "family": family,
+        "memory": peak,
+        "phases": phases,
+        "kv_cache_bytes": kv,
+        "cpu_resident_peak_bytes": tracker.heap.peak,
+        "params": total_params,
+        "trainable_params": trainable_params,
+        "grad_bytes": grad_bytes,
+        "flops_by_dtype": counter.flops,
+        "flops": sum(counter.flops.values()),
+        "matmul_bytes": counter.matmul_bytes,
+        "other_bytes": counter.other_bytes,
+    }
+
+
+def measure_point(request: dict[str, Any], batch: int, seq: int) -> dict[str, Any]:
+    """Run the same steps for real on the CPU: what the traced estimate is checked against."""
+    import torch
+
+    task = request["task"]
+    training = task != "inference"
+    torch.manual_seed(0)
+    started = time.perf_counter()
+    model, inputs, _ = build(request, batch, seq, None)
+    optimizer = prepare(model, request, foreach=False)
+    built = time.perf_counter()
+    step_seconds = []
+    for _ in range(2 if training else 1):
+        step_started = time.perf_counter()
+        one_step(model, inputs, optimizer, request)
+        step_seconds.append(time.perf_counter() - step_started)
+    return {
+        "batch": batch,
+        "seq": seq,
+        "peak_rss_bytes": rss_bytes(),
+        "build_seconds": built - started,
+        "step_seconds": step_seconds,
+    }
+
+
+def main() -> int:
+    try:
+        request = json.loads(sys.stdin.read())
+        import torch
+
+        if request["model"]["kind"] == "hf_config":
+            import transformers  # noqa: F401  (its import is part of the runtime a real run pays for)
+        points = request["points"]
+        if request.get("measure"):  # one real run per process: peak resident memory is per process
+            batch, seq, _ = points[0]
+            emit("runtime", torch=torch.__version__, baseline_rss_bytes=rss_bytes())
+            emit("measured", **measure_point(request, batch, seq))
+            return 0
+        for done, (batch, seq, layers) in enumerate(points):
+            emit("progress", done=done, total=len(points), what=f"batch {batch}, length {seq}")
+            started = time.perf_counter()
+            result = trace_point(request, batch, seq, layers)
+            emit("point", seconds=round(time.perf_counter() - started, 3), **result)
+            if done == 0:
+                # The runtime a real run pays before its first tensor: the interpreter, torch, the model's
+                # modules (imported by the first build) and the kernels' libraries.
+                warm_up()
+                emit(
+                    "runtime",
+                    torch=torch.__version__,
+                    baseline_rss_bytes=current_rss_bytes(),
+                    threads=torch.get_num_threads(),
+                )
+        emit("progress", done=len(points), total=len(points), what="done")
+        return 0
+    except TraceError as exc:
+        emit("error", kind=exc.kind, message=str(exc))
+        return 2
+    except Exception as exc:  # a model that fails under tracing: say what, keep the details for a bug report
+        emit(
+            "error",
+            kind="internal",
+            message=f"{type(exc).__name__}: {exc}".splitlines()[0][:500],
+            detail=traceback.format_exc()[-4000:],
+        )
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

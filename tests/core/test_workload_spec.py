@@ -1,0 +1,93 @@
+"""The workload description and model resolution: every bad input named in one line, before any trace."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gpuconfig.core.workload.estimate import Term, fit_term
+from gpuconfig.core.workload.models import resolve_model, zoo
+from gpuconfig.core.workload.spec import Workload, WorkloadError
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"batch": 0}, "batch: must be a whole number of at least 1, not 0"),
+        ({"grad_accum": -2}, "grad_accum: must be a whole number"),
+        ({"seq": 0}, "seq: must be a whole number of at least 1"),
+        ({"task": "train"}, "task: 'train' is not one of"),
+        ({"precision": "fp64"}, "precision: 'fp64' is not one of"),
+        ({"precision": "int4", "task": "finetune"}, "precision: int4 weights are for inference"),
+        ({"device": "cpu", "gpus": 2}, "gpus: a CPU workload runs on one device"),
+        ({"model": " "}, "model: empty"),
+    ],
+)
+def test_bad_workloads_are_refused_with_the_field_named(changes: dict[str, object], message: str) -> None:
+    fields = {"model": "gpt2", **changes}
+    with pytest.raises(WorkloadError, match="^" + message.replace("(", r"\(")):
+        Workload(**fields)  # type: ignore[arg-type]
+
+
+def test_the_zoo_has_every_model_the_wizard_offers() -> None:
+    wanted = {
+        "resnet-18",
+        "resnet-50",
+        "resnet-152",
+        "vit-base",
+        "vit-large",
+        "bert-base",
+        "bert-large",
+        "gpt2",
+        "gpt2-medium",
+        "gpt2-large",
+        "gpt2-xl",
+        "llama-2-7b",
+        "llama-2-13b",
+        "llama-2-70b",
+        "llama-3-8b",
+        "llama-3-70b",
+        "mistral-7b",
+        "qwen2.5-0.5b",
+        "qwen2.5-72b",
+        "whisper-small",
+        "sd-unet",
+    }
+    assert wanted <= set(zoo())
+    for model_id, entry in zoo().items():
+        assert entry.sources, model_id
+        source = resolve_model(model_id)  # every shipped config passes the field check
+        assert source.family in ("llm", "encoder", "vision", "speech", "diffusion"), model_id
+
+
+def test_unknown_model_type_and_missing_fields_are_named(tmp_path: Path) -> None:
+    odd = tmp_path / "odd" / "config.json"
+    odd.parent.mkdir()
+    odd.write_text(json.dumps({"model_type": "perceiver", "d_model": 8}))
+    with pytest.raises(WorkloadError, match="unknown model type 'perceiver'"):
+        resolve_model(str(odd))
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps({"model_type": "llama", "hidden_size": 64, "vocab_size": 100}))
+    with pytest.raises(
+        WorkloadError, match="config for llama is missing num_hidden_layers, num_attention_heads, intermediate_size"
+    ):
+        resolve_model(str(short))
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"model_type": "gpt2",\n  "n_embd": }')
+    with pytest.raises(WorkloadError, match=r"broken.json:2: not valid JSON"):
+        resolve_model(str(broken))
+    with pytest.raises(WorkloadError, match=r"is not a built-in model, a config\.json or a \.py file"):
+        resolve_model("gpt-7")
+    with pytest.raises(WorkloadError, match="no such file"):
+        resolve_model(str(tmp_path / "missing.py"))
+
+
+def test_a_fitted_term_reproduces_the_traced_points_exactly() -> None:
+    truth = Term(c=1000.0, alpha=3.0, beta=0.25)
+    points = [(b, s, truth.at(b, s)) for b, s in ((4, 128), (8, 128), (4, 64))]
+    fitted = fit_term(points)
+    for b, s in ((4, 128), (8, 128), (4, 64), (16, 512), (1, 1)):
+        assert fitted.at(b, s) == pytest.approx(truth.at(b, s), rel=1e-9)
+    assert fit_term(points[:2]).at(4, 128) == pytest.approx(truth.at(4, 128))

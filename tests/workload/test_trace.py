@@ -1,0 +1,182 @@
+"""The traced tier for real: the worker process runs PyTorch on CPU with fake tensors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gpuconfig.core.workload.models import resolve_model
+from gpuconfig.core.workload.runner import TraceCancelled, run_trace
+from gpuconfig.core.workload.spec import Workload
+
+TINY_LLAMA = {
+    "model_type": "llama",
+    "hidden_size": 64,
+    "intermediate_size": 160,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "vocab_size": 1000,
+    "max_position_embeddings": 256,
+}
+
+
+def estimate(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpuconfig", "estimate", *args], capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+@pytest.fixture
+def tiny_llama(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny-llama" / "config.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(TINY_LLAMA))
+    return path
+
+
+def test_json_has_every_key_and_exact_parameter_count(tiny_llama: Path) -> None:
+    import transformers
+
+    result = estimate(
+        "--model",
+        str(tiny_llama),
+        "--task",
+        "finetune",
+        "--batch",
+        "2",
+        "--seq",
+        "32",
+        "--precision",
+        "fp32",
+        "--device",
+        "cpu",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    record = json.loads(result.stdout)
+    real = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**TINY_LLAMA))
+    assert record["params"] == sum(p.numel() for p in real.parameters())
+    # 6 FLOPs per weight per token (forward 2, backward 4), embedding lookups excepted, plus attention
+    matmul_params = record["params"] - TINY_LLAMA["vocab_size"] * TINY_LLAMA["hidden_size"]
+    assert isinstance(record["flops_per_step"], int)
+    assert record["flops_per_step"] == pytest.approx(6 * matmul_params * 2 * 32, rel=0.1)
+    memory = record["memory"]
+    for key in ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead", "peak"):
+        assert isinstance(memory[key], int) and memory[key] >= 0, key
+    # fp32 weights and AdamW's two fp32 states per parameter; storages are counted in 512-byte blocks
+    # as PyTorch's allocators hand them out, so a few small tensors round up
+    assert 0 <= memory["weights"] - 4 * record["params"] < 512 * 32
+    assert 0 <= memory["optimizer"] - 8 * record["params"] < 2 * 512 * 32
+    parts = sum(memory[k] for k in ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"))
+    assert memory["peak"] == parts
+
+
+def test_zoo_model_parameter_count_matches_the_real_model() -> None:
+    import transformers
+
+    result = estimate(
+        "--model",
+        "gpt2",
+        "--task",
+        "inference",
+        "--batch",
+        "1",
+        "--seq",
+        "16",
+        "--precision",
+        "fp32",
+        "--device",
+        "cpu",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    config = json.loads(resolve_model("gpt2").config and json.dumps(resolve_model("gpt2").config))
+    real = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**config))
+    assert json.loads(result.stdout)["params"] == sum(p.numel() for p in real.parameters())  # tied weights once
+
+
+def test_inference_reports_the_kv_cache_for_prompt_and_generated_tokens(tiny_llama: Path) -> None:
+    result = estimate(
+        "--model",
+        str(tiny_llama),
+        "--task",
+        "inference",
+        "--batch",
+        "3",
+        "--seq",
+        "40",
+        "--generate",
+        "24",
+        "--precision",
+        "bf16",
+        "--device",
+        "cpu",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    memory = json.loads(result.stdout)["memory"]
+    # K and V, per layer, per KV head of head_dim 16, in bf16, for every token of every sequence
+    expected = 2 * TINY_LLAMA["num_hidden_layers"] * TINY_LLAMA["num_key_value_heads"] * 16 * 2 * 3 * (40 + 24)
+    assert memory["kv_cache"] == expected
+
+
+def test_a_user_file_builds_the_model(tmp_path: Path) -> None:
+    path = tmp_path / "mlp.py"
+    path.write_text(
+        "import torch\n"
+        "def model_and_inputs(batch, seq):\n"
+        "    model = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 10))\n"
+        "    return model, (torch.randn(batch, 32),)\n"
+    )
+    result = estimate("--model", str(path), "--batch", "8", "--precision", "fp32", "--device", "cpu", "--json")
+    assert result.returncode == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert record["params"] == 32 * 64 + 64 + 64 * 10 + 10
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("raise RuntimeError('no data here')\n", "mlp.py: raised RuntimeError: no data here"),
+        ("x = 1\n", "mlp.py: defines no model_and_inputs(batch, seq) function"),
+        ("def model_and_inputs(batch, seq):\n    return 3, ()\n", "returned int, not an nn.Module"),
+    ],
+)
+def test_a_user_file_that_fails_is_one_line_and_exit_2(tmp_path: Path, body: str, message: str) -> None:
+    path = tmp_path / "mlp.py"
+    path.write_text(body)
+    result = estimate("--model", str(path), "--device", "cpu", "--json")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--model", "gpt2", "--batch", "0"], "batch: must be a whole number of at least 1, not 0"),
+        (["--model", "no-such-model"], "is not a built-in model"),
+        (["--model", "gpt2", "--gpu", "nvidia-gtx-9999"], "is not a GPU in the catalog"),
+        (["--model", "gpt2", "--precision", "fp64"], "invalid choice: 'fp64'"),
+    ],
+)
+def test_bad_estimate_input_exits_2_in_one_line(args: list[str], message: str) -> None:
+    result = estimate(*args, "--json")
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
+
+
+def test_cancelling_kills_the_trace_at_once(tiny_llama: Path) -> None:
+    source = resolve_model("gpt2-xl")
+    workload = Workload(model="gpt2-xl", task="finetune", precision="fp32", device="cpu")
+    started = time.monotonic()
+    with pytest.raises(TraceCancelled):
+        run_trace(source, workload, 2, 512, cancelled=lambda: time.monotonic() - started > 1.0, use_cache=False)
+    assert time.monotonic() - started < 10
