@@ -75,9 +75,8 @@ def torch_python() -> str:
 def plan_points(source: ModelSource, batch: int, seq: int) -> tuple[list[tuple[int, int, int | None]], int | None]:
     """Three (batch, length) points that pin down the linear and quadratic terms, at full or shallow depth."""
     half = max(1, seq // 2)
-    if source.family == "vision":
-        patch = int(source.config.get("patch_size", 1))
-        half = max(patch, (seq // 2) // patch * patch)
+    if source.model_type == "vit":  # position embeddings fix the image size: only the batch varies
+        half = seq
     if source.family == "diffusion":
         half = max(64, (seq // 2) // 64 * 64)
     shapes = [(batch, seq), (2 * batch, seq)] + ([(batch, half)] if half != seq else [])

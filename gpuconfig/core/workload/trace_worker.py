@@ -441,6 +441,34 @@ class GlibcHeap:
             self.free.pop()
 
 
+@contextlib.contextmanager
+def frozen_parameters_tolerated() -> Iterator[None]:
+    """MemTracker hooks every parameter's gradient; a frozen one (LoRA's base weights) has none to hook."""
+    import torch
+
+    class NoHandle:
+        def remove(self) -> None:
+            pass
+
+    originals = {name: getattr(torch.Tensor, name) for name in ("register_hook", "register_post_accumulate_grad_hook")}
+
+    def tolerant(name: str) -> Any:
+        def register(tensor: Any, hook: Any) -> Any:
+            if not tensor.requires_grad:
+                return NoHandle()
+            return originals[name](tensor, hook)
+
+        return register
+
+    for name in originals:
+        setattr(torch.Tensor, name, tolerant(name))
+    try:
+        yield
+    finally:
+        for name, function in originals.items():
+            setattr(torch.Tensor, name, function)
+
+
 def recording_tracker() -> Any:
     """PyTorch's MemTracker, also replaying every storage allocation and free into a GlibcHeap."""
     from torch.distributed._tools.mem_tracker import MemTracker, _UpdateType
@@ -666,10 +694,10 @@ def trace_point(request: dict[str, Any], batch: int, seq: int, layers: int | Non
         trainable_params = sum(p.numel() for p in unique_trainable)
         grad_bytes = sum(p.numel() * p.element_size() for p in unique_trainable)
         tracker = recording_tracker()
-        tracker.track_external(model, *([optimizer] if isinstance(optimizer, torch.optim.Optimizer) else []))
         counter = op_counter()
         kv = 0
-        with tracker:
+        with frozen_parameters_tolerated(), tracker:
+            tracker.track_external(model, *([optimizer] if isinstance(optimizer, torch.optim.Optimizer) else []))
             steps = 2 if training else 1
             for step in range(steps):
                 if step == steps - 1:

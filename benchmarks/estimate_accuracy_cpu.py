@@ -1,0 +1,91 @@
+"""The `--device cpu` estimate against measurement: peak resident memory of a fresh process running the
+same two training steps (or one inference pass) for real, for Hugging Face model configurations.
+
+    python benchmarks/estimate_accuracy_cpu.py            # target: every estimate within +-10 %
+
+Each real run is its own process (peak resident memory is per process), built by the same trace worker
+script in its measuring mode, so the real run and the trace execute the same recipe.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from machine import machine
+
+CASES = [
+    {"model": "gpt2", "task": "finetune", "precision": "fp32", "optimizer": "adamw", "batch": 4, "seq": 128},
+    {"model": "bert-base", "task": "finetune", "precision": "fp32", "optimizer": "adamw", "batch": 8, "seq": 128},
+    {"model": "resnet-18", "task": "finetune", "precision": "fp32", "optimizer": "sgd", "batch": 16, "seq": 224},
+    {"model": "vit-base", "task": "inference", "precision": "fp32", "optimizer": "adamw", "batch": 8, "seq": 224},
+    {"model": "qwen2.5-0.5b", "task": "lora", "precision": "fp32", "optimizer": "adamw", "batch": 2, "seq": 128},
+    {"model": "whisper-small", "task": "inference", "precision": "fp32", "optimizer": "adamw", "batch": 1, "seq": 64},
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "estimate_accuracy_cpu.json"))
+    args = parser.parse_args()
+
+    from gpuconfig.core.workload.answer import answer_from_fit, prepare
+    from gpuconfig.core.workload.runner import WORKER, trace_request
+    from gpuconfig.core.workload.spec import Workload
+
+    os.environ.setdefault("GPUCONFIG_DATA_DIR", tempfile.mkdtemp(prefix="gpuconfig-bench-"))
+    rows = []
+    for case in CASES:
+        workload = Workload(device="cpu", **case)  # type: ignore[arg-type]
+        source, fitted, seconds = prepare(workload)
+        estimate = answer_from_fit(source, fitted, workload, None, seconds).estimate
+        request = trace_request(source, workload, [(workload.batch, workload.seq, None)])
+        request["measure"] = True
+        run = subprocess.run(
+            [sys.executable, str(WORKER)], input=json.dumps(request), capture_output=True, text=True, check=True
+        )
+        measured = next(json.loads(line) for line in run.stdout.splitlines() if '"measured"' in line)
+        real = int(measured["peak_rss_bytes"])
+        error = (estimate.memory.peak - real) / real
+        rows.append(
+            {
+                **case,
+                "estimate_bytes": estimate.memory.peak,
+                "measured_peak_rss_bytes": real,
+                "error": round(error, 4),
+                "tensor_peak_bytes": estimate.memory.peak - estimate.memory.overhead,
+                "overheads": {o.name: o.bytes for o in estimate.memory.overheads},
+                "trace_seconds": seconds,
+                "real_step_seconds": measured["step_seconds"],
+            }
+        )
+        print(
+            f"{case['model']:14s} {case['task']:9s} estimate {estimate.memory.peak / 2**20:8.0f} MiB  "
+            f"measured {real / 2**20:8.0f} MiB  error {100 * error:+6.1f}%",
+            flush=True,
+        )
+    errors = [abs(r["error"]) for r in rows]
+    result = {
+        "benchmark": "estimate_accuracy_cpu",
+        "target": "every |error| <= 0.10",
+        "within_target": sum(e <= 0.10 for e in errors),
+        "cases": len(rows),
+        "median_abs_error": round(statistics.median(errors), 4),
+        "max_abs_error": round(max(errors), 4),
+        "rows": rows,
+        "machine": machine(),
+        "command": "python benchmarks/estimate_accuracy_cpu.py",
+    }
+    Path(args.out).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps({k: result[k] for k in ("cases", "within_target", "median_abs_error", "max_abs_error")}))
+    return 0 if all(e <= 0.10 for e in errors) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
