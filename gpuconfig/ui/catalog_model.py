@@ -224,7 +224,7 @@ class PartTableModel(QAbstractTableModel):
         if not index.isValid():
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._row_texts(self._visible[index.row()])[index.column()]
+            return self.display_text(index.row(), index.column())
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return self._alignments[index.column()]
         if role == PART_ROLE:

@@ -196,7 +196,7 @@ def memory_at(fitted: Fitted, workload: Workload, batch: int, seq: int, cc_major
     _, phase, parts = best
     parts, divided = _divide(parts, fitted, workload)
     tensors = sum(parts.values()) + kv
-    overheads = _overheads(fitted, workload, batch, seq, tensors, parts, cc_major)
+    overheads = _overheads(fitted, workload, batch, seq, cc_major)
     allocated = tensors + sum(o.bytes for o in overheads if o.name == "cuBLAS workspace")
     extra = sum(o.bytes for o in overheads)
     return Memory(
@@ -240,15 +240,11 @@ def _overheads(
     workload: Workload,
     batch: int,
     seq: int,
-    tensors: float,
-    parts: dict[str, float],
     cc_major: int | None,
 ) -> list[Overhead]:
     if workload.device == "cpu":
         heap = fitted.at("cpu_resident_peak_bytes", batch, seq)
-        traced_tensors = fitted.at("peak.weights", batch, seq) + sum(
-            fitted.at(f"peak.{c}", batch, seq) for c in CATEGORIES if c != "weights"
-        )
+        traced_tensors = sum(fitted.at(f"peak.{c}", batch, seq) for c in CATEGORIES)
         return [
             Overhead(
                 "PyTorch runtime (interpreter, libraries, model code)",
@@ -280,12 +276,6 @@ class Estimate:
     memory: Memory
     method: str
     trace_seconds: float
-
-
-def estimate(source: ModelSource, workload: Workload, trace: Trace, cc_major: int | None = None) -> Estimate:
-    fitted = fit(trace)
-    seq = workload.seq or source.default_seq()
-    return estimate_from_fit(source, workload, fitted, seq, trace.seconds, cc_major)
 
 
 def estimate_from_fit(
