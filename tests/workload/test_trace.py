@@ -23,6 +23,7 @@ TINY_LLAMA = {
     "num_key_value_heads": 2,
     "vocab_size": 1000,
     "max_position_embeddings": 256,
+    "torch_dtype": "bfloat16",  # as real checkpoints say: their storage dtype, not the workload's precision
 }
 
 

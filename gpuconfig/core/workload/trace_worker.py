@@ -151,7 +151,9 @@ def hf_model(config_dict: dict[str, Any], task: str) -> tuple[Any, str]:
     model_type = config_dict.get("model_type")
     if not model_type:
         raise TraceError("model", "config has no model_type")
-    fields = {k: v for k, v in config_dict.items() if k != "model_type"}
+    # The checkpoint's storage dtype ("torch_dtype": "bfloat16") would override the workload's precision:
+    # the model is built in the default dtype build() sets.
+    fields = {k: v for k, v in config_dict.items() if k not in ("model_type", "torch_dtype", "dtype")}
     try:
         config: Any = transformers.AutoConfig.for_model(model_type, **fields)
     except (ValueError, KeyError) as exc:
