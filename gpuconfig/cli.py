@@ -190,6 +190,7 @@ def _cmd_catalog_rate(args: argparse.Namespace) -> int:
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
     from gpuconfig.core.units import format_bytes
+    from gpuconfig.core.workload.advice import advise, option_record
     from gpuconfig.core.workload.answer import answer_from_fit, answer_record, gpu_spec, prepare
     from gpuconfig.core.workload.runner import TraceFailed
     from gpuconfig.core.workload.spec import Workload, WorkloadError
@@ -218,6 +219,9 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
 
         source, fitted, seconds = prepare(workload, progress=progress, use_cache=not args.no_cache)
         answer = answer_from_fit(source, fitted, workload, gpu, seconds)
+        options = []
+        if gpu is not None and answer.estimate.memory.peak > gpu.memory_bytes:
+            options = advise(workload, gpu, answer, progress=progress, use_cache=not args.no_cache)
     except WorkloadError as exc:
         raise UsageError(str(exc)) from exc
     except TraceFailed as exc:
@@ -226,6 +230,12 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         print(f"gpuconfig: trace failed: {exc}", file=sys.stderr)
         return EXIT_VERDICT_FAILED
     record = answer_record(answer)
+    if gpu is not None:
+        fitting = [o for o in options if o.fits]
+        record["gpu"]["verdict"] = (
+            "fits" if record["gpu"]["fits"] else f"fits if: {fitting[0].label}" if fitting else "does not fit"
+        )
+        record["advice"] = [option_record(o) for o in options]
     if args.json:
         _print_json(record)
         return EXIT_OK
@@ -242,8 +252,12 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     for item in memory["overheads"]:
         print(f"  overhead: {item['name']}: {format_bytes(item['bytes'])} ({item['source']})")
     if "gpu" in record:
-        fits = "fits" if record["gpu"]["fits"] else "does not fit"
-        print(f"{record['gpu']['name']} ({format_bytes(record['gpu']['memory'])}): {fits}")
+        print(f"{record['gpu']['name']} ({format_bytes(record['gpu']['memory'])}): {record['gpu']['verdict']}")
+        for option in options:
+            factor = f"{option.time_factor:.2f}x time" if option.time_factor is not None else "time unknown"
+            note = ", changes what is trained or computed" if option.changes_result else ""
+            mark = "fits" if option.fits else "still too big"
+            print(f"  {mark:13s} {option.label}: {format_bytes(option.peak)}, {factor}{note}")
     if record.get("time"):
         t = record["time"]
         tokens = t["throughput"]["tokens_per_s"]

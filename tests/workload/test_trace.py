@@ -181,3 +181,48 @@ def test_cancelling_kills_the_trace_at_once(tiny_llama: Path) -> None:
     with pytest.raises(TraceCancelled):
         run_trace(source, workload, 2, 512, cancelled=lambda: time.monotonic() - started > 1.0, use_cache=False)
     assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize(("precision", "bytes_per_weight"), [("int8", 1.0), ("int4", 0.5 + 1 / 64)])
+def test_quantized_weights_are_stored_at_their_width(tiny_llama: Path, precision: str, bytes_per_weight: float) -> None:
+    import transformers
+
+    result = estimate(
+        "--model", str(tiny_llama), "--task", "inference", "--batch", "1", "--seq", "16",
+        "--precision", precision, "--device", "cpu", "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    real = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**TINY_LLAMA))
+    linears = [m for name, m in real.named_modules() if type(m).__name__ == "Linear" and name != "lm_head"]
+    quantized = sum(m.weight.numel() for m in linears)
+    rest = sum(p.numel() for p in real.parameters()) - quantized  # embeddings, norms and the head stay bf16
+    scales = sum(m.out_features * 4 for m in linears) if precision == "int8" else 4 * len(linears)
+    expected = quantized * bytes_per_weight + 2 * rest + scales
+    tensors = 3 * len(linears) + 2 * TINY_LLAMA["num_hidden_layers"] + 3
+    assert json.loads(result.stdout)["memory"]["weights"] == pytest.approx(expected, abs=512 * tensors)
+
+
+def test_a_workload_too_big_for_the_gpu_gets_changes_that_make_it_fit(tmp_path: Path) -> None:
+    # GPT-2 fine-tuned at batch 32 and length 1024: the activations alone are far more than 8 GB.
+    result = estimate(
+        "--model", "gpt2", "--task", "finetune", "--batch", "32", "--seq", "1024", "--precision", "amp_bf16",
+        "--gpu", "nvidia-geforce-rtx-3070", "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert record["gpu"]["fits"] is False
+    advice = record["advice"]
+    labels = [a["change"] for a in advice]
+    assert any("micro-batch" in label for label in labels)
+    assert any("checkpointing" in label for label in labels)
+    fitting = [a for a in advice if a["fits"]]
+    assert fitting, labels
+    assert all(a["peak"] <= record["gpu"]["memory"] for a in fitting)
+    assert record["gpu"]["verdict"] == f"fits if: {fitting[0]['change']}"
+    # a change that keeps what is trained comes before one that changes it
+    kinds = [a["changes_result"] for a in fitting]
+    assert kinds == sorted(kinds)
+    smaller = [a for a in advice if a["change"].startswith("micro-batch")]
+    smaller.sort(key=lambda a: -a["workload"]["batch"])
+    assert all(a["workload"]["batch"] * a["workload"]["grad_accum"] == 32 for a in smaller)
+    assert [a["peak"] for a in smaller] == sorted((a["peak"] for a in smaller), reverse=True)

@@ -32,7 +32,7 @@ def efficiency() -> Efficiency | None:
         return None
     with path.open("rb") as handle:
         data = tomllib.load(handle)
-    return Efficiency(float(data["compute"]), float(data["memory"]), str(data["source"]))
+    return Efficiency(float(data["compute"]), float(data["memory"]), str(data["source"]), float(data["conv"]))
 
 
 @dataclass(frozen=True)
@@ -123,8 +123,10 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "throughput": {"samples_per_s": t.samples_per_s, "tokens_per_s": t.tokens_per_s},
             "compute_seconds": t.compute_seconds,
             "memory_seconds": t.memory_seconds,
+            "conv_seconds": t.conv_seconds,
             "efficiency": {
                 "compute": t.efficiency.compute,
+                "conv": t.efficiency.conv,
                 "memory": t.efficiency.memory,
                 "source": t.efficiency.source,
             },

@@ -94,16 +94,18 @@ def _flatten(point: dict[str, Any]) -> dict[str, float]:
     values["flops"] = float(point["flops"])
     for dtype, flops in point.get("flops_by_dtype", {}).items():
         values[f"flops.{dtype}"] = float(flops)
+    for dtype, flops in point.get("conv_flops_by_dtype", {}).items():
+        values[f"convflops.{dtype}"] = float(flops)
     for key in (
         "matmul_bytes",
         "other_bytes",
         "kv_cache_bytes",
-        "cpu_resident_peak_bytes",
+        "cpu_heap_peak_bytes",
         "params",
         "trainable_params",
         "grad_bytes",
     ):
-        values[key] = float(point.get(key, 0))
+        values[key] = float(point.get(key) or 0)
     return values
 
 
@@ -129,20 +131,23 @@ class Fitted:
     terms: dict[str, Term]
     runtime_rss: int
     layers: int | None
+    heap_replayed: bool = False
 
     def at(self, key: str, batch: int, seq: int) -> float:
         term = self.terms.get(key)
         return 0.0 if term is None else term.at(batch, seq)
 
-    def flops_by_dtype(self, batch: int, seq: int) -> dict[str, float]:
-        return {k.split(".", 1)[1]: self.at(k, batch, seq) for k in self.terms if k.startswith("flops.")}
+    def flops_by_dtype(self, batch: int, seq: int, prefix: str = "flops.") -> dict[str, float]:
+        """FLOPs per compute dtype; prefix "convflops." gives the convolutions' share of them."""
+        return {k.removeprefix(prefix): self.at(k, batch, seq) for k in self.terms if k.startswith(prefix)}
 
 
 def fit(trace: Trace) -> Fitted:
     points = _extrapolated(trace)
     keys = sorted({k for _, _, values in points for k in values})
     terms = {k: fit_term([(b, s, values.get(k, 0.0)) for b, s, values in points]) for k in keys}
-    return Fitted(terms, int(trace.runtime.get("baseline_rss_bytes", 0)), trace.layers)
+    replayed = all(p.get("cpu_heap_peak_bytes") is not None for p in trace.points)
+    return Fitted(terms, int(trace.runtime.get("baseline_rss_bytes", 0)), trace.layers, replayed)
 
 
 @dataclass(frozen=True)
@@ -243,19 +248,30 @@ def _overheads(
     cc_major: int | None,
 ) -> list[Overhead]:
     if workload.device == "cpu":
-        heap = fitted.at("cpu_resident_peak_bytes", batch, seq)
+        heap = fitted.at("cpu_heap_peak_bytes", batch, seq)
         traced_tensors = sum(fitted.at(f"peak.{c}", batch, seq) for c in CATEGORIES)
+        allocator = (
+            Overhead(
+                "CPU allocator (freed memory glibc keeps for reuse)",
+                round(max(0.0, heap - traced_tensors)),
+                "every traced allocation and free replayed through this machine's glibc malloc "
+                "(posix_memalign, 64-byte aligned as PyTorch's CPU allocator) in a fresh copy of the trace "
+                "process; the growth of its heap and mapped chunks (mallinfo2) beyond the tensors",
+            )
+            if fitted.heap_replayed
+            else Overhead(
+                "CPU allocator (freed memory kept for reuse)",
+                0,
+                "not replayed: only glibc's malloc (Linux) can be replayed; memory the allocator keeps is not counted",
+            )
+        )
         return [
             Overhead(
                 "PyTorch runtime (interpreter, libraries, model code)",
                 fitted.runtime_rss,
                 "measured in the trace process after building the model and one warm-up step",
             ),
-            Overhead(
-                "CPU allocator (glibc heap kept for reuse)",
-                round(max(0.0, heap - traced_tensors)),
-                "replay of every traced allocation through glibc malloc's mmap threshold and heap rules",
-            ),
+            allocator,
         ]
     overheads = [CUDA_CONTEXT, CUBLAS_WORKSPACE_HOPPER if cc_major == 9 else CUBLAS_WORKSPACE]
     if workload.gpus > 1 and workload.strategy == "ddp" and workload.training:
@@ -342,9 +358,10 @@ class Efficiency:
     """Fractions of the dense peak rate and of the memory bandwidth that real steps reach, fitted on
     published measured results (catalog/efficiency.toml, written by benchmarks/time_calibration.py)."""
 
-    compute: float
+    compute: float  # matrix multiplications and attention
     memory: float
     source: str
+    conv: float = 1.0  # convolutions (cuDNN)
 
 
 class NoRate(ValueError):
@@ -373,10 +390,11 @@ class Timing:
     step_seconds: float
     samples_per_s: float
     tokens_per_s: float | None
-    compute_seconds: float
-    memory_seconds: float
+    compute_seconds: float  # at the dense peak, convolutions excepted
+    memory_seconds: float  # at the full bandwidth
     gpu: str
     efficiency: Efficiency
+    conv_seconds: float = 0.0  # convolutions at the dense peak
 
 
 def time_at(
@@ -384,19 +402,23 @@ def time_at(
 ) -> Timing:
     """One optimizer step (all micro-batches) on `gpu`: FLOPs per dtype at its dense rate, plus the bytes
     the other operators move at its bandwidth, each scaled by the fitted efficiency."""
-    compute = sum(
-        flops / (rate_tflops(gpu, dtype, workload.precision) * 1e12)
-        for dtype, flops in fitted.flops_by_dtype(batch, seq).items()
-        if flops > 0
-    )
+
+    def at_peak(flops_by_dtype: dict[str, float]) -> float:
+        return sum(
+            flops / (rate_tflops(gpu, dtype, workload.precision) * 1e12)
+            for dtype, flops in flops_by_dtype.items()
+            if flops > 0
+        )
+
+    conv = at_peak(fitted.flops_by_dtype(batch, seq, "convflops."))
+    compute = at_peak(fitted.flops_by_dtype(batch, seq)) - conv
     memory = fitted.at("other_bytes", batch, seq) / (gpu.bandwidth_gbs * 1e9) if gpu.bandwidth_gbs else 0.0
-    micro = compute / efficiency.compute + memory / efficiency.memory
+    micro = compute / efficiency.compute + conv / efficiency.conv + memory / efficiency.memory
     if workload.strategy == "tp" and workload.gpus > 1:
         micro /= workload.gpus
     step = micro * workload.grad_accum
     replicas = workload.gpus if workload.strategy != "tp" else 1
     samples = batch * workload.grad_accum * replicas / step if step else 0.0
     tokens = samples * seq if source.family in ("llm", "encoder", "speech") else None
-    return Timing(
-        step, samples, tokens, compute * workload.grad_accum, memory * workload.grad_accum, gpu.id, efficiency
-    )
+    accum = workload.grad_accum
+    return Timing(step, samples, tokens, compute * accum, memory * accum, gpu.id, efficiency, conv * accum)

@@ -256,17 +256,46 @@ def loss_of(output: Any) -> Any:
 # -- LoRA and optimizers -------------------------------------------------------------------------------
 
 
+def linear_layers(model: Any) -> list[tuple[Any, str, Any, int, int]]:
+    """(parent, name, module, in_features, out_features) of every Linear inside the model's blocks: torch's
+    nn.Linear and transformers' Conv1D (GPT-2's, weight stored transposed); the output head excepted."""
+    from torch import nn
+
+    heads = {id(m) for m in (getattr(model, "lm_head", None), getattr(model, "classifier", None)) if m is not None}
+    found = []
+    for parent in list(model.modules()):
+        for name, child in parent.named_children():
+            if id(child) in heads:
+                continue
+            if isinstance(child, nn.Linear):
+                found.append((parent, name, child, child.in_features, child.out_features))
+            elif type(child).__name__ == "Conv1D" and getattr(child, "weight", None) is not None:
+                rows, cols = child.weight.shape
+                found.append((parent, name, child, rows, cols))
+    return found
+
+
+def replace_linears(model: Any, wrapper: Any, what: str) -> int:
+    """Put wrapper(layer, in_features, out_features) in place of every Linear of linear_layers()."""
+    layers = linear_layers(model)
+    if not layers:
+        raise TraceError("unsupported", f"{what} found no Linear layer in this model")
+    for parent, name, child, in_features, out_features in layers:
+        setattr(parent, name, wrapper(child, in_features, out_features))
+    return len(layers)
+
+
 def add_lora(model: Any, rank: int) -> int:
     """Freeze the model and give every Linear inside its blocks a trainable rank-`rank` adapter (fp32)."""
     import torch
     from torch import nn
 
     class LoRALinear(nn.Module):
-        def __init__(self, base: nn.Linear) -> None:
+        def __init__(self, base: nn.Module, in_features: int, out_features: int) -> None:
             super().__init__()
             self.base = base
-            self.lora_a = nn.Parameter(torch.zeros(rank, base.in_features, dtype=torch.float32))
-            self.lora_b = nn.Parameter(torch.zeros(base.out_features, rank, dtype=torch.float32))
+            self.lora_a = nn.Parameter(torch.zeros(rank, in_features, dtype=torch.float32))
+            self.lora_b = nn.Parameter(torch.zeros(out_features, rank, dtype=torch.float32))
             self.scale = 2.0  # alpha = 2 * rank, the usual choice; it does not change memory
 
         def forward(self, x: Any) -> Any:
@@ -275,16 +304,48 @@ def add_lora(model: Any, rank: int) -> int:
 
     for parameter in model.parameters():
         parameter.requires_grad_(False)
-    heads = {id(m) for m in (getattr(model, "lm_head", None), getattr(model, "classifier", None)) if m is not None}
-    replaced = 0
-    for parent in list(model.modules()):
-        for name, child in list(parent.named_children()):
-            if isinstance(child, nn.Linear) and id(child) not in heads:
-                setattr(parent, name, LoRALinear(child))
-                replaced += 1
-    if not replaced:
-        raise TraceError("unsupported", "LoRA found no Linear layer to adapt in this model")
-    return replaced
+    return replace_linears(model, LoRALinear, "LoRA")
+
+
+def quantize_linears(model: Any, bits: int) -> int:
+    """Store every Linear weight inside the model's blocks quantized, as bitsandbytes does.
+
+    8 bits (LLM.int8, Linear8bitLt): an int8 weight and one fp32 scale per output row. 4 bits (NF4,
+    Linear4bit, as QLoRA loads base weights): two weights per byte, one 8-bit absmax per block of 64 and
+    one fp32 constant per 256 blocks (double quantization: 8/64 + 32/(64*256) = 0.127 bits per weight,
+    Dettmers et al. 2023, arXiv 2305.14314, section 3). The forward pass dequantizes the weight into a
+    temporary in the activations' dtype and multiplies by it. The output head keeps its dtype, as
+    transformers' bitsandbytes integration leaves it unconverted.
+    """
+    import torch
+    from torch import nn
+
+    class QuantLinear(nn.Module):
+        def __init__(self, base: nn.Module, in_features: int, out_features: int) -> None:
+            super().__init__()
+            self.in_features, self.out_features = in_features, out_features
+            count = in_features * out_features
+            frozen = {"requires_grad": False}
+            if bits == 8:
+                shape = (self.out_features, self.in_features)
+                self.qweight = nn.Parameter(torch.empty(shape, dtype=torch.int8), **frozen)
+                self.scales = nn.Parameter(torch.empty(self.out_features, dtype=torch.float32), **frozen)
+            else:
+                self.qweight = nn.Parameter(torch.empty(math.ceil(count / 2), dtype=torch.uint8), **frozen)
+                blocks = math.ceil(count / 64)
+                self.scales = nn.Parameter(torch.empty(blocks, dtype=torch.uint8), **frozen)
+                self.scales2 = nn.Parameter(torch.empty(math.ceil(blocks / 256), dtype=torch.float32), **frozen)
+            self.bias = base.bias
+
+        def forward(self, x: Any) -> Any:
+            if bits == 8:
+                weight = self.qweight.to(x.dtype)
+            else:
+                weight = torch.empty(self.out_features, self.in_features, dtype=x.dtype, device=x.device)
+            bias: Any = self.bias
+            return nn.functional.linear(x, weight, bias)
+
+    return replace_linears(model, QuantLinear, "quantized weights")
 
 
 def make_optimizer(name: str, parameters: list[Any], foreach: bool) -> Any:
@@ -346,19 +407,22 @@ def op_counter() -> Any:
     from torch.utils.flop_counter import flop_registry
 
     unsafe_view = torch.ops.aten._unsafe_view.default  # a view in all but name: moves no bytes
+    aten = torch.ops.aten
+    convolutions = {aten.convolution, aten._convolution, aten.convolution_backward}
 
     class OpCounter(TorchDispatchMode):
         def __init__(self) -> None:
             super().__init__()
             self.flops: dict[str, int] = {}
+            self.conv_flops: dict[str, int] = {}
             self.matmul_bytes = 0
             self.other_bytes = 0
 
         def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             kwargs = kwargs or {}
             out = func(*args, **kwargs)
-            if func.is_view or func is unsafe_view:
-                return out
+            if func.is_view or func is unsafe_view or func.namespace == "prim" or "sym_" in func.name():
+                return out  # views and metadata queries (a tensor's device, sizes) move no bytes
             packet = func._overloadpacket
             tensors = [t for t in tree_flatten((args, kwargs, out))[0] if isinstance(t, torch.Tensor)]
             moved = sum(t.numel() * t.element_size() for t in tensors)
@@ -366,6 +430,8 @@ def op_counter() -> Any:
                 flops = flop_registry[packet](*args, **kwargs, out_val=out)
                 dtype = str(tensors[0].dtype).removeprefix("torch.") if tensors else "float32"
                 self.flops[dtype] = self.flops.get(dtype, 0) + int(flops)
+                if packet in convolutions:  # cuDNN convolutions reach a different share of peak than GEMMs
+                    self.conv_flops[dtype] = self.conv_flops.get(dtype, 0) + int(flops)
                 self.matmul_bytes += moved
             else:
                 self.other_bytes += moved
@@ -374,73 +440,134 @@ def op_counter() -> Any:
     return OpCounter()
 
 
-class GlibcHeap:
-    """Resident memory of tensors allocated with glibc malloc, as PyTorch's CPU allocator does.
+class MallocReplay:
+    """The heap a real run grows, found by replaying the traced allocations through this system's malloc.
 
-    glibc serves a request of at least the mmap threshold with its own mapping, returned to the system
-    on free; the threshold starts at 128 KiB and rises to the size of any mapped chunk that is freed, up
-    to 32 MiB (mallopt(3), "M_MMAP_THRESHOLD", dynamic threshold). Smaller requests come from the heap,
-    which reuses freed space (best fit, neighbours merged) and only gives memory back when the free space
-    at its top exceeds the trim threshold (twice the mmap threshold). Resident = heap extent + mappings.
+    PyTorch's CPU tensors come from malloc (64-byte aligned), and glibc keeps freed memory for reuse: how
+    much depends on its dynamic mmap threshold (mallopt(3), M_MMAP_THRESHOLD), its bins and the order of
+    every allocation and free, which no closed formula follows. So a copy of this process forked before
+    any tensor existed (same libraries, same heap as a real run's start) receives each traced sequence of
+    (allocate, size) and (free) and performs it with posix_memalign and free, without touching the memory,
+    and reports the largest growth of glibc's own footprint (mallinfo2: heap arena plus mapped chunks).
+    Each sequence is replayed in a fresh fork of that copy, so one never inherits another's heap.
+    Linux with glibc 2.33 or later only; elsewhere `available` is False.
     """
 
-    MAX_THRESHOLD = 32 * 1024 * 1024
-    ALIGN = 64  # PyTorch's CPU allocations are 64-byte aligned
-
     def __init__(self) -> None:
-        self.threshold = 128 * 1024
-        self.top = 0  # heap extent
-        self.free: list[list[int]] = []  # [start, size] sorted by start
-        self.blocks: dict[int, tuple[str, int, int]] = {}  # key -> (where, start, size)
-        self.mapped = 0
-        self.peak = 0
-
-    def alloc(self, key: int, size: int) -> None:
-        size = max(self.ALIGN, -(-size // self.ALIGN) * self.ALIGN)
-        if size >= self.threshold:
-            self.mapped += -(-size // 4096) * 4096
-            self.blocks[key] = ("mmap", 0, size)
-        else:
-            best = -1
-            for i, (_, free_size) in enumerate(self.free):
-                if free_size >= size and (best < 0 or free_size < self.free[best][1]):
-                    best = i
-            if best >= 0:
-                start, free_size = self.free[best]
-                if free_size == size:
-                    del self.free[best]
-                else:
-                    self.free[best] = [start + size, free_size - size]
-            else:
-                start = self.top
-                if self.free and self.free[-1][0] + self.free[-1][1] == self.top:  # grow the free top chunk
-                    start = self.free.pop()[0]
-                self.top = start + size
-            self.blocks[key] = ("heap", start, size)
-        self.peak = max(self.peak, self.top + self.mapped)
-
-    def release(self, key: int) -> None:
-        where, start, size = self.blocks.pop(key, ("", 0, 0))
-        if where == "mmap":
-            self.mapped -= -(-size // 4096) * 4096
-            if self.threshold < size <= self.MAX_THRESHOLD:
-                self.threshold = size
+        self.available = False
+        self.pid = 0
+        if not sys.platform.startswith("linux") or not os.confstr("CS_GNU_LIBC_VERSION"):
             return
-        if where != "heap":
-            return
-        import bisect
+        import ctypes
 
-        i = bisect.bisect(self.free, [start, size])
-        self.free.insert(i, [start, size])
-        if i + 1 < len(self.free) and start + size == self.free[i + 1][0]:
-            self.free[i][1] += self.free.pop(i + 1)[1]
-        if i > 0 and self.free[i - 1][0] + self.free[i - 1][1] == start:
-            self.free[i - 1][1] += self.free.pop(i)[1]
-            i -= 1
-        last = self.free[-1]
-        if last[0] + last[1] == self.top and last[1] > 2 * self.threshold:
-            self.top = last[0]
-            self.free.pop()
+        libc = ctypes.CDLL("libc.so.6")
+        if not hasattr(libc, "mallinfo2"):
+            return
+        to_child, self._send = os.pipe()
+        self._receive, from_child = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the copy: serve replays until the worker closes the pipe
+            os.close(self._send)
+            os.close(self._receive)
+            code = 0
+            try:
+                self._serve(os.fdopen(to_child, "r"), os.fdopen(from_child, "w"))
+            except BaseException:
+                code = 1
+            os._exit(code)
+        os.close(to_child)
+        os.close(from_child)
+        self._requests = os.fdopen(self._send, "w")
+        self._results = os.fdopen(self._receive, "r")
+        self.available = True
+
+    @staticmethod
+    def _serve(requests: Any, results: Any) -> None:
+        for path in requests:
+            reader, writer = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(reader)
+                peak = MallocReplay._replay(path.strip())
+                os.write(writer, f"{peak}\n".encode())
+                os._exit(0)
+            os.close(writer)
+            with os.fdopen(reader) as answer:
+                line = answer.readline().strip()
+            os.waitpid(pid, 0)
+            results.write((line or "-1") + "\n")
+            results.flush()
+
+    @staticmethod
+    def _replay(path: str) -> int:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+
+        class MallInfo2(ctypes.Structure):
+            _fields_ = [
+                (name, ctypes.c_size_t)
+                for name in (
+                    *("arena", "ordblks", "smblks", "hblks", "hblkhd"),
+                    *("usmblks", "fsmblks", "uordblks", "fordblks", "keepcost"),
+                )
+            ]
+
+        libc.mallinfo2.restype = MallInfo2
+        libc.posix_memalign.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t, ctypes.c_size_t]
+        libc.free.argtypes = [ctypes.c_void_p]
+        with open(path, encoding="utf-8") as handle:
+            events = json.load(handle)
+        # Addresses live in a preallocated array, not a growing dict: the replay itself must not call malloc.
+        slots = (ctypes.c_void_p * (max((slot for slot, _ in events), default=0) + 1))()
+        pointer = ctypes.c_void_p()
+        mallinfo2 = libc.mallinfo2
+        info = mallinfo2()
+        start = info.arena + info.hblkhd
+        peak = 0
+        for slot, size in events:
+            if size < 0:
+                if slots[slot]:
+                    libc.free(slots[slot])
+                    slots[slot] = None
+                continue
+            if libc.posix_memalign(ctypes.byref(pointer), 64, max(1, size)) != 0:
+                return -1
+            slots[slot] = pointer.value
+            info = mallinfo2()
+            peak = max(peak, info.arena + info.hblkhd - start)
+        return peak
+
+    def peak(self, events: list[tuple[int, int]]) -> int | None:
+        """Largest heap growth for (key, size) allocations and (key, -1) frees; None if unavailable."""
+        if not self.available:
+            return None
+        import tempfile
+
+        slots: dict[int, int] = {}
+        free_slots: list[int] = []
+        numbered = []
+        for key, size in events:  # each live storage gets a slot; a freed slot is reused
+            if size < 0:
+                if key in slots:
+                    slot = slots.pop(key)
+                    free_slots.append(slot)
+                    numbered.append((slot, -1))
+                continue
+            slot = free_slots.pop() if free_slots else len(slots) + len(free_slots)
+            slots[key] = slot
+            numbered.append((slot, size))
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as handle:
+            json.dump(numbered, handle)
+        try:
+            self._requests.write(handle.name + "\n")
+            self._requests.flush()
+            answer = int(self._results.readline().strip() or -1)
+        except (OSError, ValueError):
+            answer = -1
+        finally:
+            os.unlink(handle.name)
+        return answer if answer >= 0 else None
 
 
 @contextlib.contextmanager
@@ -478,18 +605,14 @@ def recording_tracker() -> Any:
     class RecordingTracker(MemTracker):
         def __init__(self) -> None:
             super().__init__()
-            self.heap = GlibcHeap()
+            self.events: list[tuple[int, int]] = []  # (storage, bytes) allocated, (storage, -1) freed
 
         def _update_snap(self, u_type: Any, winfo: Any, old_mem_consumed: Any = None, old_reftype: Any = None) -> None:
             super()._update_snap(u_type, winfo, old_mem_consumed, old_reftype)
-            nbytes = winfo.size * winfo.element_size
-            if u_type == _UpdateType.ADD:
-                self.heap.alloc(id(winfo), nbytes)
-            elif u_type == _UpdateType.DEL:
-                self.heap.release(id(winfo))
-            elif u_type == _UpdateType.SIZE:
-                self.heap.release(id(winfo))
-                self.heap.alloc(id(winfo), nbytes)
+            if u_type in (_UpdateType.DEL, _UpdateType.SIZE):
+                self.events.append((id(winfo), -1))
+            if u_type in (_UpdateType.ADD, _UpdateType.SIZE):
+                self.events.append((id(winfo), winfo.size * winfo.element_size))
 
     return RecordingTracker()
 
@@ -579,6 +702,8 @@ def weight_dtype(request: dict[str, Any]) -> Any:
     import torch
 
     precision, task = request["precision"], request["task"]
+    if task == "qlora" and precision != "fp32":  # base weights are loaded in the compute dtype, then quantized
+        return torch.bfloat16
     if precision == "bf16" or (task == "inference" and precision in ("amp_bf16", "fp8", "int8", "int4")):
         return torch.bfloat16
     if task == "inference" and precision == "amp_fp16":
@@ -642,11 +767,16 @@ def layer_key(config: dict[str, Any]) -> str:
 def prepare(model: Any, request: dict[str, Any], foreach: bool) -> Any:
     """Adapters, checkpointing and the optimizer for training; eval mode for inference."""
     task = request["task"]
+    bits = {"int8": 8, "int4": 4}.get(request["precision"])
     if task == "inference":
+        if bits:
+            quantize_linears(model, bits)
         model.eval()
         return None
     if task in ("lora", "qlora"):
         add_lora(model, int(request.get("lora_rank", 16)))
+    if task == "qlora":
+        quantize_linears(model, bits or 4)  # the adapters' frozen base layers; NF4 unless int8 is chosen
     if request.get("checkpointing"):
         if not hasattr(model, "gradient_checkpointing_enable"):
             raise TraceError("unsupported", "activation checkpointing needs a Hugging Face model")
@@ -677,7 +807,9 @@ def one_step(model: Any, inputs: Any, optimizer: Any, request: dict[str, Any]) -
     return 0
 
 
-def trace_point(request: dict[str, Any], batch: int, seq: int, layers: int | None = None) -> dict[str, Any]:
+def trace_point(
+    request: dict[str, Any], batch: int, seq: int, layers: int | None = None, replay: MallocReplay | None = None
+) -> dict[str, Any]:
     import torch
     from torch._subclasses.fake_tensor import FakeTensorMode
 
@@ -719,11 +851,12 @@ def trace_point(request: dict[str, Any], batch: int, seq: int, layers: int | Non
         "memory": peak,
         "phases": phases,
         "kv_cache_bytes": kv,
-        "cpu_resident_peak_bytes": tracker.heap.peak,
+        "cpu_heap_peak_bytes": replay.peak(tracker.events) if replay is not None else None,
         "params": total_params,
         "trainable_params": trainable_params,
         "grad_bytes": grad_bytes,
         "flops_by_dtype": counter.flops,
+        "conv_flops_by_dtype": counter.conv_flops,
         "flops": sum(counter.flops.values()),
         "matmul_bytes": counter.matmul_bytes,
         "other_bytes": counter.other_bytes,
@@ -767,10 +900,12 @@ def main() -> int:
             emit("runtime", torch=torch.__version__, baseline_rss_bytes=rss_bytes())
             emit("measured", **measure_point(request, batch, seq))
             return 0
+        # Forked now, before any tensor exists: the heap a real run starts from.
+        replay = MallocReplay() if request.get("device") == "cpu" else None
         for done, (batch, seq, layers) in enumerate(points):
             emit("progress", done=done, total=len(points), what=f"batch {batch}, length {seq}")
             started = time.perf_counter()
-            result = trace_point(request, batch, seq, layers)
+            result = trace_point(request, batch, seq, layers, replay)
             emit("point", seconds=round(time.perf_counter() - started, 3), **result)
             if done == 0:
                 # The runtime a real run pays before its first tensor: the interpreter, torch, the model's

@@ -1,0 +1,53 @@
+"""The efficiency fit: exact on consistent data, honest out of sample."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpuconfig.core.workload.calibrate import CalibrationError, Observation, fit_efficiency, leave_one_out, median_abs
+
+
+def observed(name: str, compute: float, memory: float, conv: float = 0.0) -> Observation:
+    """A step made with compute efficiency 0.55, memory 0.7 and convolution 0.3."""
+    return Observation(name, compute, memory, compute / 0.55 + memory / 0.7 + conv / 0.3, conv)
+
+
+def test_recovers_the_efficiencies_that_made_the_data() -> None:
+    rows = [
+        observed("a", 1, 0.2),
+        observed("b", 2, 1.5),
+        observed("c", 0.5, 0.4, 1.0),
+        observed("d", 3, 0.1),
+        observed("e", 0.1, 0.3, 2.0),
+    ]
+    fit = fit_efficiency(rows)
+    assert fit.compute == pytest.approx(0.55)
+    assert fit.memory == pytest.approx(0.7)
+    assert fit.conv == pytest.approx(0.3)
+    assert all(abs(e) < 1e-9 for e in leave_one_out(rows))
+
+
+def test_a_term_no_result_has_time_in_is_not_fitted() -> None:
+    fit = fit_efficiency([observed("a", 1, 0.2), observed("b", 2, 1.5), observed("c", 0.5, 0.1)])
+    assert fit.conv is None
+    assert fit.compute == pytest.approx(0.55)
+
+
+def test_leave_one_out_reports_the_error_of_an_inconsistent_result() -> None:
+    rows = [observed("a", 1, 0.1), observed("b", 2, 0.5), observed("c", 4, 0.1)]
+    slow = Observation("slow", 1.0, 0.3, 2 * (1.0 / 0.55 + 0.3 / 0.7))  # measured twice as slow as the rest
+    errors = leave_one_out([*rows, slow])
+    assert errors[-1] == pytest.approx(-0.5, abs=0.01)  # predicted from the others: half the measured time
+    assert median_abs(errors) > 0.01
+
+
+def test_memory_term_left_out_when_the_data_give_it_no_time() -> None:
+    rows = [Observation("a", 1.0, 5.0, 2.0), Observation("b", 2.0, 0.1, 4.0)]  # all compute at 0.5
+    fit = fit_efficiency(rows)
+    assert fit.memory == float("inf")
+    assert fit.predict(rows[1]) == pytest.approx(4.0, rel=0.2)
+
+
+def test_one_result_cannot_fit_the_efficiencies() -> None:
+    with pytest.raises(CalibrationError, match="at least two"):
+        fit_efficiency([Observation("a", 1.0, 0.1, 2.0)])
