@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QPaintEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QPaintEvent
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from gpuconfig import __version__
@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from PySide6.QtCore import Qt
 
     from gpuconfig.ui.catalog_tab import CatalogTab
+    from gpuconfig.ui.workload_tab import WorkloadTab
+
+WORKLOAD_INDEX = 1
 
 
 class MainWindow(QMainWindow):
@@ -33,11 +36,14 @@ class MainWindow(QMainWindow):
 
         # The Catalog tab is built on the first event-loop turn after the window is shown, so the window
         # paints at once and the table fills in a moment later (benchmarks/cold_start.py times both).
+        # The Workload tab (pyqtgraph, the estimator) is built when it is first shown.
         self._catalog_tab: CatalogTab | None = None
+        self._workload_tab: WorkloadTab | None = None
         self.tabs = QTabWidget()
         self.tabs.setObjectName("areas")
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(QWidget(), self.tr("Catalog"))
+        self.tabs.addTab(QWidget(), self.tr("Workload"))
         for title, promise in self._later_areas():
             self.tabs.addTab(PlaceholderTab(title, promise), title)
 
@@ -61,6 +67,7 @@ class MainWindow(QMainWindow):
         self._show_catalog_state()
         self._show_rate()
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_scheme)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self._painted = False
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -86,24 +93,47 @@ class MainWindow(QMainWindow):
             tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
             current = self.tabs.currentIndex()
             placeholder = self.tabs.widget(0)
+            self.tabs.blockSignals(True)  # the swap itself is no tab change
             self.tabs.removeTab(0)
             self.tabs.insertTab(0, tab, self.tr("Catalog"))
             self.tabs.setCurrentIndex(current)
+            self.tabs.blockSignals(False)
             if placeholder is not None:
                 placeholder.deleteLater()
             self._catalog_tab = tab
         return self._catalog_tab
 
+    @property
+    def workload_tab(self) -> WorkloadTab:
+        """The Workload tab, built on first use."""
+        if self._workload_tab is None:
+            from gpuconfig.ui.workload_tab import WorkloadTab
+
+            tab = WorkloadTab(self.store, self.colors)
+            tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+            current = self.tabs.currentIndex()
+            placeholder = self.tabs.widget(WORKLOAD_INDEX)
+            self.tabs.blockSignals(True)  # the swap itself is no tab change
+            self.tabs.removeTab(WORKLOAD_INDEX)
+            self.tabs.insertTab(WORKLOAD_INDEX, tab, self.tr("Workload"))
+            self.tabs.setCurrentIndex(current)
+            self.tabs.blockSignals(False)
+            if placeholder is not None:
+                placeholder.deleteLater()
+            self._workload_tab = tab
+        return self._workload_tab
+
+    def _on_tab_changed(self, index: int) -> None:
+        if index == WORKLOAD_INDEX:
+            _ = self.workload_tab
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._workload_tab is not None:
+            self._workload_tab.shutdown()  # a running trace process is killed, its thread waited for
+        super().closeEvent(event)
+
     def _later_areas(self) -> list[tuple[str, str]]:
         return [
-            (
-                self.tr("Workload"),
-                self.tr(
-                    "Estimate the memory and time a PyTorch model needs — weights, gradients, optimizer states, "
-                    "activations, KV cache and device overheads — for pre-training, fine-tuning, LoRA or inference, "
-                    "and say whether it fits on your GPU and what change would make it fit."
-                ),
-            ),
             (
                 self.tr("Build"),
                 self.tr(
@@ -187,6 +217,8 @@ class MainWindow(QMainWindow):
         self.colors = theme.apply(app, self.theme_name)
         if self._catalog_tab is not None:
             self._catalog_tab.apply_colors(self.colors)
+        if self._workload_tab is not None:
+            self._workload_tab.apply_colors(self.colors)
         self._show_catalog_state()
 
     def _on_system_scheme(self, _scheme: Qt.ColorScheme) -> None:

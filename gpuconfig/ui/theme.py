@@ -24,6 +24,7 @@ class Colors:
     accent: str  # user-edited values (price overrides)
     warning: str
     error: str
+    success: str
     grid: str
 
 
@@ -40,6 +41,7 @@ LIGHT = Colors(
     accent="#b0530c",
     warning="#9a6700",
     error="#c62828",
+    success="#2e7d32",
     grid="#d9dde3",
 )
 DARK = Colors(
@@ -55,8 +57,18 @@ DARK = Colors(
     accent="#f0a35e",
     warning="#e3b341",
     error="#ff6b6b",
+    success="#6cc070",
     grid="#333844",
 )
+# What a GPU's memory holds, one colour each (stacked bar, legends): mid-tone hues that read on both themes.
+MEMORY_COLORS = {
+    "weights": "#4e79a7",
+    "gradients": "#f28e2b",
+    "optimizer": "#e15759",
+    "activations": "#59a14f",
+    "kv_cache": "#b07aa1",
+    "overhead": "#8c96a5",
+}
 
 
 def system_is_dark() -> bool:
@@ -89,6 +101,7 @@ def palette(colors: Colors) -> QPalette:
         (role.Highlight, colors.highlight),
         (role.HighlightedText, colors.highlight_text),
         (role.Link, colors.link),
+        (role.BrightText, colors.error),  # what mark(label, "error") shows
         (role.ToolTipBase, colors.base),
         (role.ToolTipText, colors.text),
         (role.PlaceholderText, colors.muted),
@@ -128,3 +141,10 @@ def mark(label: QLabel, role: str) -> None:
         label.setForegroundRole(QPalette.ColorRole.BrightText)
     else:
         raise ValueError(f"unknown label role {role!r}")
+
+
+def tint(label: QLabel, color: str) -> None:
+    """Give one label a text colour of its own (a verdict's green or red); re-tint on a theme change."""
+    palette = label.palette()
+    palette.setColor(QPalette.ColorRole.WindowText, QColor(color))
+    label.setPalette(palette)

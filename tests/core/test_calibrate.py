@@ -48,6 +48,14 @@ def test_memory_term_left_out_when_the_data_give_it_no_time() -> None:
     assert fit.predict(rows[1]) == pytest.approx(4.0, rel=0.2)
 
 
+def test_no_efficiency_beats_the_peak() -> None:
+    # steps measured faster than compute at the peak plus memory at the bandwidth would take
+    rows = [Observation("a", 2.0, 1.0, 2.0), Observation("b", 4.0, 0.5, 3.5), Observation("c", 1.0, 2.0, 2.5)]
+    fit = fit_efficiency(rows)
+    for value in (fit.compute, fit.memory):
+        assert value is not None and 0 < value <= 1
+
+
 def test_one_result_cannot_fit_the_efficiencies() -> None:
     with pytest.raises(CalibrationError, match="at least two"):
         fit_efficiency([Observation("a", 1.0, 0.1, 2.0)])

@@ -202,11 +202,11 @@ def test_quantized_weights_are_stored_at_their_width(tiny_llama: Path, precision
     assert json.loads(result.stdout)["memory"]["weights"] == pytest.approx(expected, abs=512 * tensors)
 
 
-def test_a_workload_too_big_for_the_gpu_gets_changes_that_make_it_fit(tmp_path: Path) -> None:
-    # GPT-2 fine-tuned at batch 32 and length 1024: the activations alone are far more than 8 GB.
+def test_a_workload_too_big_for_the_gpu_gets_changes_that_make_it_fit(tiny_llama: Path) -> None:
+    # A small model at a huge micro-batch: its activations alone are far more than 8 GB.
     result = estimate(
-        "--model", "gpt2", "--task", "finetune", "--batch", "32", "--seq", "1024", "--precision", "amp_bf16",
-        "--gpu", "nvidia-geforce-rtx-3070", "--json",
+        "--model", str(tiny_llama), "--task", "finetune", "--batch", "4096", "--seq", "256",
+        "--precision", "amp_bf16", "--gpu", "nvidia-geforce-rtx-3070", "--json",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     record = json.loads(result.stdout)
@@ -224,5 +224,5 @@ def test_a_workload_too_big_for_the_gpu_gets_changes_that_make_it_fit(tmp_path: 
     assert kinds == sorted(kinds)
     smaller = [a for a in advice if a["change"].startswith("micro-batch")]
     smaller.sort(key=lambda a: -a["workload"]["batch"])
-    assert all(a["workload"]["batch"] * a["workload"]["grad_accum"] == 32 for a in smaller)
+    assert all(a["workload"]["batch"] * a["workload"]["grad_accum"] == 4096 for a in smaller)
     assert [a["peak"] for a in smaller] == sorted((a["peak"] for a in smaller), reverse=True)

@@ -3,8 +3,8 @@
 The model says a step takes compute/e_c + conv/e_v + memory/e_m: matrix-multiply FLOPs and convolution
 FLOPs at the GPU's dense rate, and the other operators' bytes at its bandwidth, each divided by the share
 of peak real steps reach. With x = 1/e that is linear in x, so the fit minimises the squared relative
-error sum((x . t_i)/T_i - 1)^2, keeping every x non-negative (each subset of terms is solved in closed
-form and the best admissible one kept: there are only three).
+error sum((x . t_i)/T_i - 1)^2 with every efficiency at most 1 (each term free, held at 1, or left out;
+every combination solved in closed form, the best admissible one kept: there are only three terms).
 """
 
 from __future__ import annotations
@@ -63,27 +63,34 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float] | None
 
 
 def fit_efficiency(observations: list[Observation]) -> Fit:
-    """The efficiencies with the least squared relative error, all positive."""
+    """The efficiencies with the least squared relative error, each in (0, 1]: a step cannot beat the
+    peak. Each term is either fitted freely, held at efficiency 1, or left out (infinite efficiency:
+    the results give it no time); every combination is solved and the best admissible one kept."""
     if len(observations) < 2:
         raise CalibrationError("need at least two measured results to fit the efficiencies")
     scaled = [[t / o.measured_s for t in o.times()] for o in observations]
     present = [j for j in range(len(TERMS)) if any(row[j] > 0 for row in scaled)]
     best: tuple[float, dict[int, float]] | None = None
-    for size in range(len(present), 0, -1):
-        for subset in itertools.combinations(present, size):
-            matrix = [[sum(row[i] * row[j] for row in scaled) for j in subset] for i in subset]
-            vector = [sum(row[i] for row in scaled) for i in subset]
+    for states in itertools.product(("free", "one", "out"), repeat=len(present)):
+        free = [j for j, state in zip(present, states, strict=True) if state == "free"]
+        held = [j for j, state in zip(present, states, strict=True) if state == "one"]
+        if not free and not held:
+            continue
+        target = [1 - sum(row[j] for j in held) for row in scaled]
+        x = dict.fromkeys(held, 1.0)
+        if free:
+            matrix = [[sum(row[i] * row[j] for row in scaled) for j in free] for i in free]
+            vector = [sum(row[i] * t for row, t in zip(scaled, target, strict=True)) for i in free]
             solution = _solve(matrix, vector)
-            if solution is None or min(solution) <= 0:
+            if solution is None or min(solution) < 1:  # x = 1/efficiency below 1: faster than the peak
                 continue
-            x = dict(zip(subset, solution, strict=True))
-            error = sum((sum(row[j] * x.get(j, 0.0) for j in present) - 1) ** 2 for row in scaled)
-            if best is None or error < best[0] * (1 - 1e-9):
-                best = (error, x)
+            x.update(zip(free, solution, strict=True))
+        error = sum((sum(row[j] * x.get(j, 0.0) for j in present) - 1) ** 2 for row in scaled)
+        if best is None or error < best[0] * (1 - 1e-9):
+            best = (error, x)
     if best is None:
-        raise CalibrationError("the measured results fit no positive efficiency")
+        raise CalibrationError("the measured results fit no efficiency at or below the peak")
     x = best[1]
-    # a term the results have time in but the best fit leaves out costs nothing: efficiency infinite
     value = [(1 / x[j] if j in x else float("inf")) if j in present else None for j in range(len(TERMS))]
     return Fit(*value)
 

@@ -337,13 +337,28 @@ def quantize_linears(model: Any, bits: int) -> int:
                 self.scales2 = nn.Parameter(torch.empty(math.ceil(blocks / 256), dtype=torch.float32), **frozen)
             self.bias = base.bias
 
-        def forward(self, x: Any) -> Any:
+        def dequantized(self, dtype: Any, device: Any) -> Any:
             if bits == 8:
-                weight = self.qweight.to(x.dtype)
-            else:
-                weight = torch.empty(self.out_features, self.in_features, dtype=x.dtype, device=x.device)
-            bias: Any = self.bias
-            return nn.functional.linear(x, weight, bias)
+                return self.qweight.to(dtype)
+            return torch.empty(self.out_features, self.in_features, dtype=dtype, device=device)
+
+        def forward(self, x: Any) -> Any:
+            out = QuantizedMatmul.apply(x, self)
+            return out if self.bias is None else out + self.bias
+
+    class QuantizedMatmul(torch.autograd.Function):
+        """x @ W^T with W dequantized for the product only, in the forward pass and again in the backward
+        one, as bitsandbytes' MatMul4Bit and MatMul8bitLt do: no full-width copy of a frozen weight is kept
+        between the passes, and no gradient of it is computed."""
+
+        @staticmethod
+        def forward(ctx: Any, x: Any, layer: Any) -> Any:
+            ctx.layer = layer
+            return x @ layer.dequantized(x.dtype, x.device).t()
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            return grad @ ctx.layer.dequantized(grad.dtype, grad.device), None
 
     return replace_linears(model, QuantLinear, "quantized weights")
 

@@ -1,0 +1,74 @@
+"""Slow core work (traces, technique comparisons) on a worker thread, cancellable, reported by signals.
+
+The core functions take `progress(done, total, what)` and `cancelled()` callbacks; a job hands them in,
+runs the function on its own thread and emits exactly one of `succeeded`, `failed` or `cancelled`. Every
+signal carries the job itself, so a panel that started a newer job can drop what an older one says.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QThread, Signal
+
+from gpuconfig.core.workload.runner import TraceCancelled, TraceFailed
+from gpuconfig.core.workload.spec import WorkloadError
+
+Work = Callable[[Callable[[int, int, str], None], Callable[[], bool]], Any]
+
+
+def one_line(message: str) -> str:
+    """The first line of a message, for an inline error."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    return lines[0] if lines else message
+
+
+class BackgroundJob(QThread):
+    """`work(progress, cancelled)` on a thread of its own. Keep a reference until `finished`."""
+
+    progressed = Signal(object, int, int, str)  # job, done, total, what
+    succeeded = Signal(object, object)  # job, result
+    failed = Signal(object, str)  # job, one-line message
+    cancelled = Signal(object)  # job
+    ended = Signal(object)  # job: after any of the above; the thread is about to finish
+
+    def __init__(self, work: Work, what: str = "") -> None:
+        super().__init__()
+        self.work = work
+        self.what = what
+        self._stop = threading.Event()
+
+    def cancel(self) -> None:
+        """Ask the work to stop; a running trace process is killed within a tenth of a second."""
+        self._stop.set()
+
+    def is_cancelled(self) -> bool:
+        return self._stop.is_set()
+
+    def run(self) -> None:
+        try:
+            self._run()
+        finally:
+            self.ended.emit(self)
+
+    def _run(self) -> None:
+        try:
+            result = self.work(self._progress, self._stop.is_set)
+        except TraceCancelled:
+            self.cancelled.emit(self)
+            return
+        except (WorkloadError, TraceFailed) as exc:
+            self.failed.emit(self, one_line(str(exc)))
+            return
+        except Exception as exc:  # a bug in the core must show as a message, never take the GUI down
+            self.failed.emit(self, one_line(f"internal error: {type(exc).__name__}: {exc}"))
+            return
+        if self._stop.is_set():
+            self.cancelled.emit(self)
+        else:
+            self.succeeded.emit(self, result)
+
+    def _progress(self, done: int, total: int, what: str) -> None:
+        self.progressed.emit(self, done, total, what)

@@ -1,0 +1,260 @@
+"""One answer shown: the verdict, the memory bar, the per-GPU breakdown with its sources, the time per
+step, and the memory-by-batch chart."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QIcon, QPalette, QPixmap
+from PySide6.QtWidgets import QHeaderView, QLabel, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from gpuconfig.core.units import format_bytes
+from gpuconfig.core.workload.answer import Answer, answer_from_fit
+from gpuconfig.ui.batch_chart import SEARCH_LIMIT, BatchChart, batch_range, largest_fitting
+from gpuconfig.ui.memory_bar import CATEGORIES, MemoryBar
+from gpuconfig.ui.technique_table import format_seconds
+from gpuconfig.ui.theme import MEMORY_COLORS, Colors, mark, tint
+
+
+class AnswerView(QWidget):
+    def __init__(self, colors: Colors, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.colors = colors
+        self.answer: Answer | None = None
+        self._swatches: dict[str, QIcon] = {}
+        self.verdict = QLabel(self.tr("Choose a preset or describe a workload."))
+        self.verdict.setObjectName("verdict")
+        self.verdict.setWordWrap(True)
+        font = self.verdict.font()
+        font.setPointSizeF(font.pointSizeF() * 1.35)
+        font.setWeight(QFont.Weight.DemiBold)
+        self.verdict.setFont(font)
+        self.summary = QLabel()
+        self.summary.setObjectName("summary")
+        self.summary.setWordWrap(True)
+        mark(self.summary, "muted")
+        self.bar = MemoryBar(colors)
+        self.bar.setObjectName("memory_bar")
+
+        self.breakdown = QTreeWidget()
+        self.breakdown.setObjectName("breakdown")
+        self.breakdown.setHeaderLabels([self.tr("Per GPU"), self.tr("Memory"), self.tr("Share"), self.tr("Source")])
+        self.breakdown.setRootIsDecorated(True)
+        self.breakdown.setUniformRowHeights(True)
+        self.breakdown.setSelectionMode(QTreeWidget.SelectionMode.NoSelection)
+        self.breakdown.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        header = self.breakdown.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, 210)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.timing = QLabel()
+        self.timing.setObjectName("timing")
+        self.timing.setWordWrap(True)
+        self.timing.setTextFormat(Qt.TextFormat.PlainText)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.breakdown, 1)
+        left_layout.addWidget(self.timing)
+        self.chart = BatchChart(colors)
+        self.chart.setObjectName("batch_chart_panel")
+        middle = QSplitter(Qt.Orientation.Horizontal)
+        middle.addWidget(left)
+        middle.addWidget(self.chart)
+        middle.setStretchFactor(0, 1)
+        middle.setStretchFactor(1, 1)
+        middle.setSizes([560, 400])
+        middle.setChildrenCollapsible(False)
+        self.chart.setMinimumWidth(300)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.verdict)
+        layout.addWidget(self.summary)
+        layout.addSpacing(4)
+        layout.addWidget(self.bar)
+        layout.addWidget(middle, 1)
+
+    def show_answer(self, answer: Answer) -> None:
+        self.answer = answer
+        per = self.tr("Per GPU") if answer.estimate.workload.device == "cuda" else self.tr("Per device")
+        self.breakdown.headerItem().setText(0, per)
+        self._show_verdict(answer)
+        self._show_breakdown(answer)
+        self._show_chart(answer)
+
+    def apply_colors(self, colors: Colors) -> None:
+        self.colors = colors
+        self.bar.apply_colors(colors)
+        self.chart.apply_colors(colors)
+        if self.answer is not None:
+            self._show_verdict(self.answer)
+            self._show_breakdown(self.answer)
+
+    def _show_verdict(self, answer: Answer) -> None:
+        estimate = answer.estimate
+        memory = estimate.memory
+        per_gpu = self.tr(" per GPU") if estimate.workload.gpus > 1 else ""
+        gpu = answer.gpu
+        if gpu is None:
+            text = self.tr("Runs on the CPU: {peak} of system memory at the peak")
+            text = text.format(peak=format_bytes(memory.peak))
+            color = self.colors.text
+        elif memory.peak <= gpu.memory_bytes:
+            text = self.tr("Fits on {gpu} ({memory}) — {peak} peak{per_gpu}, {share:.0%}").format(
+                gpu=gpu.name,
+                memory=format_bytes(gpu.memory_bytes),
+                peak=format_bytes(memory.peak),
+                per_gpu=per_gpu,
+                share=memory.peak / gpu.memory_bytes,
+            )
+            color = self.colors.success
+        else:
+            text = self.tr("Does not fit on {gpu}: needs {peak}{per_gpu} of {memory}").format(
+                gpu=gpu.name, peak=format_bytes(memory.peak), per_gpu=per_gpu, memory=format_bytes(gpu.memory_bytes)
+            )
+            color = self.colors.error
+        self.verdict.setText(text)
+        tint(self.verdict, color)
+        trainable = (
+            self.tr(" ({n:,} trainable)").format(n=estimate.trainable_params)
+            if estimate.workload.training and estimate.trainable_params != estimate.params
+            else ""
+        )
+        self.summary.setText(
+            self.tr("{model}: {params:,} parameters{trainable} · length {seq:,} · {method}").format(
+                model=estimate.model_name,
+                params=estimate.params,
+                trainable=trainable,
+                seq=estimate.seq,
+                method=estimate.method,
+            )
+        )
+        limit = gpu.memory_bytes if gpu is not None else None
+        label = f"{gpu.name} · {format_bytes(gpu.memory_bytes)}" if gpu is not None else ""
+        self.bar.set_memory(memory, limit, label)
+        self._show_timing(answer)
+
+    def _show_timing(self, answer: Answer) -> None:
+        timing = answer.timing
+        if timing is None:
+            note = answer.time_note or self.tr("time is estimated for a GPU only")
+            self.timing.setText(self.tr("Time per step: not estimated — {why}").format(why=note))
+            self.timing.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+            return
+        tokens = (
+            self.tr(" · {n:,.0f} tokens/s").format(n=timing.tokens_per_s) if timing.tokens_per_s is not None else ""
+        )
+        self.timing.setText(
+            self.tr(
+                "Time per step: {step} · {samples:,.1f} samples/s{tokens} (compute {compute}, memory {memory})"
+            ).format(
+                step=format_seconds(timing.step_seconds),
+                samples=timing.samples_per_s,
+                tokens=tokens,
+                compute=format_seconds(timing.compute_seconds),
+                memory=format_seconds(timing.memory_seconds),
+            )
+        )
+        self.timing.setToolTip(
+            self.tr("Efficiency {compute:.0%} of the dense rate and {memory:.0%} of the bandwidth: {source}").format(
+                compute=timing.efficiency.compute, memory=timing.efficiency.memory, source=timing.efficiency.source
+            )
+        )
+        self.timing.setForegroundRole(QPalette.ColorRole.WindowText)
+
+    def _show_breakdown(self, answer: Answer) -> None:
+        estimate = answer.estimate
+        memory = estimate.memory
+        names = self.bar.names
+        divided = (
+            self.tr(", divided over {n} GPUs ({strategy})").format(n=estimate.workload.gpus, strategy=memory.divided_by)
+            if memory.divided_by
+            else ""
+        )
+        how = {
+            "weights": estimate.method + divided,
+            "gradients": estimate.method + divided,
+            "optimizer": estimate.method + divided,
+            "activations": self.tr(
+                "fitted to the traced points: grows with batch and length, at the {phase} phase"
+            ).format(phase=memory.phase),
+            "kv_cache": self.tr("per token from the trace, times prompt + generated tokens"),
+            "overhead": self.tr("what the device adds; each line says where its figure comes from"),
+        }
+        self.breakdown.clear()
+        peak = memory.peak or 1
+        for key in CATEGORIES:
+            size = int(getattr(memory, key))
+            if size == 0 and key in ("gradients", "optimizer", "kv_cache"):
+                continue
+            item = QTreeWidgetItem([names[key], format_bytes(size), f"{size / peak:.0%}", how[key]])
+            item.setIcon(0, self._swatch(MEMORY_COLORS[key]))
+            item.setToolTip(3, how[key])
+            self._align(item)
+            self.breakdown.addTopLevelItem(item)
+            if key == "overhead":
+                for overhead in memory.overheads:
+                    child = QTreeWidgetItem(
+                        [overhead.name, format_bytes(overhead.bytes), f"{overhead.bytes / peak:.0%}", overhead.source]
+                    )
+                    child.setToolTip(0, overhead.name)
+                    child.setToolTip(3, overhead.source)
+                    child.setForeground(3, QColor(self.colors.muted))
+                    self._align(child)
+                    item.addChild(child)
+                item.setExpanded(True)
+        total = QTreeWidgetItem([self.tr("Peak"), format_bytes(memory.peak), "100%", ""])
+        bold = QFont(self.breakdown.font())
+        bold.setWeight(QFont.Weight.DemiBold)
+        for column in range(3):
+            total.setFont(column, bold)
+        self._align(total)
+        self.breakdown.addTopLevelItem(total)
+
+    def _swatch(self, color: str) -> QIcon:
+        if color not in self._swatches:
+            size = self.fontMetrics().ascent() - 2
+            pixmap = QPixmap(size, size)
+            pixmap.fill(QColor(color))
+            self._swatches[color] = QIcon(pixmap)
+        return self._swatches[color]
+
+    def _align(self, item: QTreeWidgetItem) -> None:
+        for column in (1, 2):
+            item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+    def _show_chart(self, answer: Answer) -> None:
+        workload = answer.estimate.workload
+        gpu = answer.gpu
+
+        def peak_at(batch: int) -> int:
+            changed = workload.with_changes(batch=batch)
+            return answer_from_fit(answer.source, answer.fitted, changed, gpu).estimate.memory.peak
+
+        largest = largest_fitting(peak_at, gpu.memory_bytes) if gpu is not None else None
+        batches = batch_range(workload.batch, largest)
+        peaks = np.array([peak_at(int(b)) for b in batches], dtype=np.float64)
+        if gpu is None or largest is None:
+            note = ""
+        elif largest == 0:
+            note = self.tr("Not even a micro-batch of 1 fits on {gpu}.").format(gpu=gpu.name)
+        elif largest >= SEARCH_LIMIT:
+            note = self.tr("Any micro-batch up to {n:,} fits.").format(n=largest)
+        else:
+            note = self.tr("Largest micro-batch that fits: {n:,} (at length {seq:,}).").format(
+                n=largest, seq=answer.estimate.seq
+            )
+        label = f"{gpu.name} · {format_bytes(gpu.memory_bytes)}" if gpu is not None else ""
+        self.chart.show_curve(
+            batches,
+            peaks,
+            gpu.memory_bytes if gpu is not None else None,
+            label,
+            workload.batch,
+            float(answer.estimate.memory.peak),
+            note,
+            on_gpu=gpu is not None,
+        )

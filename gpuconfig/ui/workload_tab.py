@@ -1,0 +1,479 @@
+"""The Workload tab: describe a job, see whether it fits the chosen GPU, and what would make it fit.
+
+Every edit restarts a short timer; when it fires the form is read and answered. Only the model, task,
+precision, optimizer, checkpointing, LoRA rank and device change what must be traced: for those a trace
+runs on a worker thread (its progress shown, cancellable), and a newer edit cancels it. Everything else
+(batch, length, accumulation, GPUs, strategy, the GPU itself) is answered from the fitted trace on the
+GUI thread in milliseconds. When the workload does not fit, the techniques that need traces of their own
+are compared on the worker thread after the answer is shown.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.workload.advice import Option, advise, instant_options, ranked, traced_changes
+from gpuconfig.core.workload.answer import Answer, answer_from_fit, gpu_spec, prepare
+from gpuconfig.core.workload.estimate import Fitted, GpuSpec
+from gpuconfig.core.workload.models import ModelSource, resolve_model
+from gpuconfig.core.workload.spec import Workload, WorkloadError
+from gpuconfig.ui.background import BackgroundJob, one_line
+from gpuconfig.ui.technique_table import TechniquesPanel
+from gpuconfig.ui.theme import Colors, mark
+from gpuconfig.ui.workload_answer import AnswerView
+from gpuconfig.ui.workload_form import PRESETS, WorkloadForm
+
+DEBOUNCE_MS = 300
+FIRST_PRESET = "image_classification"
+SETTING_FORM, SETTING_GPU = "workload.form", "workload.gpu"
+TraceKey = tuple[Any, ...]
+Fit = tuple[ModelSource, Fitted, float]
+
+
+def trace_key(source: ModelSource, workload: Workload) -> TraceKey:
+    """What a trace depends on; two workloads with the same key share one fit."""
+    w = workload
+    return (source.kind, source.digest, w.task, w.precision, w.optimizer, w.checkpointing, w.lora_rank, w.device)
+
+
+class WorkloadTab(QWidget):
+    """`status_message(text)` reports what happened, for the status bar."""
+
+    status_message = Signal(str)
+
+    def __init__(self, store: CatalogStore, colors: Colors, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.colors = colors
+        self.answer: Answer | None = None
+        self.traces_started = 0  # trace jobs started (the tests count them)
+        self._fits: dict[TraceKey, Fit] = {}
+        self._gpus: dict[str, GpuSpec] = {}
+        self._failed: dict[TraceKey, str] = {}
+        self._cancelled_key: TraceKey | None = None
+        self._jobs: set[BackgroundJob] = set()
+        self._prepare: tuple[BackgroundJob, TraceKey, str] | None = None  # job, key, model name
+        self._advice: tuple[BackgroundJob, Any] | None = None  # job, key
+        self._advice_cache: dict[Any, list[Option]] = {}
+        self._compare_for: Any = None  # compare even though it fits: the user asked, for this workload
+        self._declined: Any = None  # the user cancelled comparing this workload: do not start again by itself
+
+        self.form = WorkloadForm(store.parts("gpu"))
+        self.presets: dict[str, QPushButton] = {}
+        preset_bar = QHBoxLayout()
+        preset_bar.setSpacing(6)
+        start = QLabel(self.tr("Start from:"))
+        mark(start, "muted")
+        preset_bar.addWidget(start)
+        for preset, label in self.form.preset_labels.items():
+            button = QPushButton(label)
+            button.setObjectName(f"preset_{preset}")
+            button.setToolTip(self._preset_tip(PRESETS[preset]))
+            button.clicked.connect(lambda _checked=False, p=preset: self.apply_preset(p))
+            self.presets[preset] = button
+            preset_bar.addWidget(button)
+        preset_bar.addStretch(1)
+
+        form_box = QWidget()
+        form_layout = QVBoxLayout(form_box)
+        form_layout.setContentsMargins(0, 0, 8, 0)
+        form_layout.addWidget(self.form)
+        how = QLabel(
+            self.tr(
+                "Batch, length, accumulation, GPU count, strategy and GPU model are answered at once from the "
+                "model's trace. Model, task, precision, optimizer, checkpointing, LoRA rank and device need a new "
+                "trace: PyTorch runs the real model on fake tensors in a separate process (seconds to a minute; "
+                "kept on disk, so each is traced once)."
+            )
+        )
+        how.setObjectName("how_it_works")
+        how.setWordWrap(True)
+        mark(how, "muted")
+        form_layout.addSpacing(12)
+        form_layout.addWidget(how)
+        form_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(form_box)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(400)
+        scroll.setMaximumWidth(460)
+
+        self.error = QLabel()
+        self.error.setObjectName("workload_error")
+        self.error.setWordWrap(True)
+        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        mark(self.error, "error")
+        self.error.hide()
+        self.progress = QProgressBar()
+        self.progress.setObjectName("trace_progress")
+        self.progress.setFixedWidth(180)
+        self.progress.setFormat("%v / %m")
+        self.status = QLabel()
+        self.status.setObjectName("workload_status")
+        mark(self.status, "muted")
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setObjectName("cancel_trace")
+        self.run_button = QPushButton(self.tr("Run again"))
+        self.run_button.setObjectName("run_again")
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.progress)
+        status_row.addWidget(self.status, 1)
+        status_row.addWidget(self.cancel_button)
+        status_row.addWidget(self.run_button)
+
+        self.view = AnswerView(colors)
+        self.view.setObjectName("answer_view")
+
+        self.panel = TechniquesPanel(colors)
+        self.techniques = self.panel.table
+        self.fits_if = self.panel.fits_if
+        self.compare_button = self.panel.compare_button
+        self.apply_button = self.panel.apply_button
+
+        self.results = QSplitter(Qt.Orientation.Vertical)
+        self.results.setObjectName("workload_results")
+        self.results.addWidget(self.view)
+        self.results.addWidget(self.panel)
+        self.results.setStretchFactor(0, 4)
+        self.results.setStretchFactor(1, 3)
+        self.results.setSizes([420, 300])
+        self.results.setChildrenCollapsible(False)
+
+        right = QVBoxLayout()
+        right.setContentsMargins(0, 0, 0, 0)
+        right.addWidget(self.error)
+        right.addLayout(status_row)
+        right.addWidget(self.results, 1)
+        body = QHBoxLayout()
+        body.setSpacing(16)
+        body.addWidget(scroll)
+        body.addLayout(right, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 10, 12, 8)
+        layout.addLayout(preset_bar)
+        layout.addSpacing(4)
+        layout.addLayout(body, 1)
+
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(DEBOUNCE_MS)
+        self._debounce.timeout.connect(self.recompute)
+        # The form is remembered a moment after the last answer: a settings write costs milliseconds (a
+        # transaction), too much for every keystroke.
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.setInterval(2000)
+        self._save_timer.timeout.connect(self._save)
+        self._show_idle("")
+        self.results.setEnabled(False)
+        self._restore()
+        self.form.changed.connect(self._debounce.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.run_button.clicked.connect(self.run_again)
+        self.panel.compare_requested.connect(self.compare_techniques)
+        self.panel.apply_requested.connect(self.apply_workload)
+        self._debounce.start()
+
+    # -- public -----------------------------------------------------------------------------------
+
+    def apply_preset(self, preset: str) -> None:
+        self.form.apply_preset(preset)
+
+    def apply_workload(self, workload: Workload) -> None:
+        """Put a workload (an option from the table) into the form."""
+        self.form.set_workload(workload)
+
+    def running(self) -> bool:
+        """Whether any background job is still alive (a cancelled one until its thread has ended)."""
+        return bool(self._jobs)
+
+    def shutdown(self, wait_ms: int = 10_000) -> None:
+        """Cancel everything and wait for the threads (a trace process is killed at once)."""
+        self._debounce.stop()
+        if self._save_timer.isActive():
+            self._save_timer.stop()
+            self._save()
+        for job in list(self._jobs):
+            job.cancel()
+        for job in list(self._jobs):
+            job.wait(wait_ms)
+
+    def apply_colors(self, colors: Colors) -> None:
+        self.colors = colors
+        self.view.apply_colors(colors)
+        self.panel.apply_colors(colors)
+        if self.answer is not None and self.answer.gpu is not None:
+            self.panel.show_options(self.answer, self.panel.options, pending=self._advice is not None)
+
+    # -- reading the form and answering -----------------------------------------------------------
+
+    def recompute(self) -> None:
+        """Answer the form as it is now: at once from a fit, or by starting a trace."""
+        self._debounce.stop()
+        try:
+            workload = self.form.workload()
+            source = resolve_model(workload.model)
+            gpu = self._gpu(workload)
+        except WorkloadError as exc:
+            self._cancel_jobs()
+            self._show_error(str(exc))
+            return
+        self.form.set_default_seq(source.default_seq())
+        key = trace_key(source, workload)
+        fit = self._fits.get(key)
+        if fit is not None:
+            try:
+                self._answer(workload, fit, gpu)
+            except WorkloadError as exc:  # an option the advice tried may be impossible for this workload
+                self._cancel_jobs()
+                self._show_error(str(exc))
+            return
+        if key in self._failed:
+            self._cancel_jobs()
+            self._show_error(self._failed[key], again=True)
+            return
+        if self._prepare is not None and self._prepare[1] == key:
+            return  # already tracing this: its result answers the form as it is then
+        self._cancel_jobs()
+        if key == self._cancelled_key:
+            self._show_idle(self.tr("Trace cancelled."), again=True)
+            return
+        self._start_prepare(workload, source, key)
+
+    def _gpu(self, workload: Workload) -> GpuSpec | None:
+        if workload.device != "cuda":
+            return None
+        part_id = self.form.gpu_id()
+        if part_id not in self._gpus:
+            self._gpus[part_id] = gpu_spec(self.store, part_id)
+        return self._gpus[part_id]
+
+    def _answer(self, workload: Workload, fit: Fit, gpu: GpuSpec | None) -> None:
+        source, fitted, seconds = fit
+        answer = answer_from_fit(source, fitted, workload, gpu, seconds)
+        self.answer = answer
+        self._clear_error()
+        self.results.setEnabled(True)
+        self.view.show_answer(answer)
+        self._save_timer.start()
+        if gpu is None:
+            self._cancel_advice()
+            self.panel.show_without_device(workload, answer.estimate.memory.peak)
+            self._show_idle(self._trace_note(seconds))
+            return
+        fits = answer.estimate.memory.peak <= gpu.memory_bytes
+        advice_key = (source.digest, workload, gpu.id)
+        cached = self._advice_cache.get(advice_key)
+        if cached is not None:
+            self._cancel_advice()
+            self.panel.show_options(answer, cached, pending=False)
+            self._show_idle(self._trace_note(seconds))
+            return
+        instant = ranked(instant_options(source, fitted, workload, gpu, answer))
+        comparing = self._advice is not None and self._advice[1] == advice_key
+        asked = self._compare_for == advice_key or (not fits and advice_key != self._declined)
+        wanted = asked and bool(traced_changes(workload))
+        if not comparing:
+            self._cancel_advice()
+        self.panel.show_options(answer, instant, pending=comparing or wanted)
+        if wanted and not comparing:
+            self._start_advice(workload, gpu, answer, advice_key)
+        elif not comparing:
+            self._show_idle(self._trace_note(seconds))
+
+    # -- background jobs --------------------------------------------------------------------------
+
+    def _start_prepare(self, workload: Workload, source: ModelSource, key: TraceKey) -> None:
+        self._cancelled_key = None
+        job = BackgroundJob(lambda progress, cancelled: prepare(workload, progress=progress, cancelled=cancelled))
+        self._prepare = (job, key, source.name)
+        self.traces_started += 1
+        self._clear_error()  # the form is valid again; whatever the trace says comes next
+        if self.answer is None:
+            self.view.verdict.setText(self.tr("Tracing the model to find out what it needs…"))
+        self.results.setEnabled(False)  # what is shown is for an older workload until the trace is done
+        self._start(job)
+        self._show_busy(self.tr("Tracing {model}…").format(model=source.name), 0, 0)
+
+    def _start_advice(self, workload: Workload, gpu: GpuSpec, base: Answer, key: Any) -> None:
+        job = BackgroundJob(
+            lambda progress, cancelled: advise(workload, gpu, base, progress=progress, cancelled=cancelled)
+        )
+        self._advice = (job, key)
+        self._start(job)
+        self._show_busy(self.tr("Comparing techniques…"), 0, 0)
+
+    def _start(self, job: BackgroundJob) -> None:
+        job.progressed.connect(self._on_progress)
+        job.succeeded.connect(self._on_succeeded)
+        job.failed.connect(self._on_failed)
+        job.ended.connect(self._on_ended)
+        self._jobs.add(job)
+        job.start()
+
+    def _cancel_jobs(self) -> None:
+        if self._prepare is not None:
+            self._prepare[0].cancel()
+            self._prepare = None
+        self._cancel_advice()
+
+    def _cancel_advice(self) -> None:
+        if self._advice is not None:
+            self._advice[0].cancel()
+            self._advice = None
+
+    def cancel(self) -> None:
+        """The Cancel button: stop the trace or the comparison now running."""
+        if self._prepare is not None:
+            self._cancelled_key = self._prepare[1]
+            self._cancel_jobs()
+            self._show_idle(self.tr("Trace cancelled."), again=True)
+            self.status_message.emit(self.tr("Trace cancelled"))
+        elif self._advice is not None:
+            self._declined = self._advice[1]
+            self._cancel_advice()
+            self._compare_for = None
+            if self.answer is not None:
+                self.panel.show_options(self.answer, self.panel.options, pending=False)
+            self._show_idle(self.tr("Comparison cancelled: the table shows the instant options only."))
+
+    def run_again(self) -> None:
+        """Try the current form again after a cancel or a failure."""
+        self._cancelled_key = None
+        self._failed.clear()
+        self.recompute()
+
+    def compare_techniques(self) -> None:
+        """Trace every technique for the current workload, even when it fits."""
+        if self.answer is None or self.answer.gpu is None:
+            return
+        workload = self.answer.estimate.workload
+        self._compare_for = (self.answer.source.digest, workload, self.answer.gpu.id)
+        self.recompute()
+
+    def _on_progress(self, job: BackgroundJob, done: int, total: int, what: str) -> None:
+        if self._prepare is not None and job is self._prepare[0]:
+            text = self.tr("Tracing {model}: {what}").format(model=self._prepare[2], what=what)
+        elif self._advice is not None and job is self._advice[0]:
+            text = self.tr("Comparing techniques: {what}").format(what=what)
+        else:
+            return  # superseded
+        self._show_busy(text, done, total)
+
+    def _on_succeeded(self, job: BackgroundJob, result: Any) -> None:
+        if self._prepare is not None and job is self._prepare[0]:
+            key = self._prepare[1]
+            self._prepare = None
+            self._fits[key] = result
+            self.recompute()
+        elif self._advice is not None and job is self._advice[0]:
+            key = self._advice[1]
+            self._advice = None
+            self._advice_cache[key] = result
+            if self.answer is not None:
+                self.panel.show_options(self.answer, result, pending=False)
+                self._show_idle(self.tr("Techniques compared."))
+
+    def _on_failed(self, job: BackgroundJob, message: str) -> None:
+        if self._prepare is not None and job is self._prepare[0]:
+            self._failed[self._prepare[1]] = message
+            self._prepare = None
+            self._show_error(message, again=True)
+        elif self._advice is not None and job is self._advice[0]:
+            self._advice = None
+            self._compare_for = None
+            if self.answer is not None:
+                self.panel.show_options(self.answer, self.panel.options, pending=False)
+            self._show_idle(self.tr("Could not compare the techniques: {error}").format(error=message))
+
+    def _on_ended(self, job: BackgroundJob) -> None:
+        # A job ends cancelled only when this tab asked and has moved on: nothing more to show for it.
+        job.wait()  # its work has returned: the thread is finishing, this takes microseconds
+        self._jobs.discard(job)
+        job.deleteLater()
+
+    # -- showing ----------------------------------------------------------------------------------
+
+    def _show_busy(self, text: str, done: int, total: int) -> None:
+        self.progress.setRange(0, total)  # 0..0: busy without a count yet
+        self.progress.setValue(done)
+        self.progress.show()
+        self.status.setText(text)
+        self.status.setToolTip(text)
+        self.cancel_button.show()
+        self.run_button.hide()
+
+    def _show_idle(self, text: str, again: bool = False) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+        self.run_button.setVisible(again)
+        self.status.setText(text)
+        self.status.setToolTip(text)
+
+    def _show_error(self, message: str, again: bool = False) -> None:
+        """A one-line message over the results, which are greyed out: they answer an older form.
+        `again`: offer to run the trace again (it failed; the input may be fine)."""
+        text = one_line(message)
+        self.error.setText(text)
+        self.error.setToolTip(text)
+        self.error.show()
+        self.results.setEnabled(False)
+        self._show_idle("", again=again)
+
+    def _clear_error(self) -> None:
+        self.error.clear()
+        self.error.hide()
+
+    def _trace_note(self, seconds: float) -> str:
+        return self.tr("Traced in {seconds:.1f} s; everything else is answered from the trace.").format(seconds=seconds)
+
+    # -- settings ---------------------------------------------------------------------------------
+
+    def _preset_tip(self, workload: Workload) -> str:
+        form = self.form
+        task = form.task.itemText(form.task.findData(workload.task))
+        precision = form.precision.itemText(form.precision.findData(workload.precision))
+        seq = self.tr(", length {n:,}").format(n=workload.seq) if workload.seq else ""
+        return self.tr("{model}: {task}, {precision}, batch {batch}{seq}").format(
+            model=workload.model, task=task, precision=precision, batch=workload.batch, seq=seq
+        )
+
+    def _restore(self) -> None:
+        """The last workload answered, else the first preset."""
+        saved = self.store.setting(SETTING_FORM)
+        gpu = self.store.setting(SETTING_GPU)
+        if gpu:
+            self.form.set_gpu(gpu)
+        try:
+            workload = Workload(**json.loads(saved)) if saved else PRESETS[FIRST_PRESET]
+        except (ValueError, TypeError):  # WorkloadError is a ValueError; a stale or damaged setting
+            workload = PRESETS[FIRST_PRESET]
+        self.form.set_workload(workload)
+
+    def _save(self) -> None:
+        if self.answer is None:
+            return
+        workload = self.answer.estimate.workload
+        text = json.dumps(workload.to_json(), sort_keys=True)
+        if self.store.setting(SETTING_FORM) != text:
+            self.store.set_setting(SETTING_FORM, text)
+        if self.answer.gpu is not None and self.store.setting(SETTING_GPU) != self.answer.gpu.id:
+            self.store.set_setting(SETTING_GPU, self.answer.gpu.id)

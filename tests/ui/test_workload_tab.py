@@ -1,0 +1,265 @@
+"""The Workload tab driven as a user drives it, with real traces of tiny models (seconds on a CPU)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import psutil
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+
+from gpuconfig.core.workload.models import zoo
+from gpuconfig.core.workload.spec import Workload
+from gpuconfig.ui.main_window import WORKLOAD_INDEX, MainWindow
+from gpuconfig.ui.theme import DARK, LIGHT
+from gpuconfig.ui.workload_form import PRESETS
+from gpuconfig.ui.workload_tab import WorkloadTab
+
+TRACE_TIMEOUT_MS = 120_000
+TINY_LLAMA = {
+    "model_type": "llama",
+    "hidden_size": 64,
+    "intermediate_size": 160,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "vocab_size": 1000,
+    "max_position_embeddings": 256,
+}
+SMALL_GPU = "nvidia-geforce-rtx-3070"  # 8 GB, the smallest card in the catalog
+LEFT = Qt.MouseButton.LeftButton
+
+
+@pytest.fixture(scope="module")
+def shared_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One trace cache for this module: the tiny model is traced once and reused from disk after that."""
+    return tmp_path_factory.mktemp("workload-data")
+
+
+@pytest.fixture(autouse=True)
+def _shared_trace_cache(shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPUCONFIG_DATA_DIR", str(shared_data))
+
+
+@pytest.fixture(scope="module")
+def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("models") / "tiny-llama" / "config.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(TINY_LLAMA))
+    return path
+
+
+def untraced_model(tmp_path: Path, name: str, hidden: int) -> Path:
+    """A tiny model no test has traced yet, so a trace really runs."""
+    path = tmp_path / name / "config.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({**TINY_LLAMA, "hidden_size": hidden, "intermediate_size": hidden * 3}))
+    return path
+
+
+@pytest.fixture
+def tab(qtbot, window: MainWindow) -> Iterator[WorkloadTab]:  # type: ignore[no-untyped-def]
+    window.tabs.setCurrentIndex(WORKLOAD_INDEX)  # built when first shown
+    built = window.workload_tab
+    assert window.tabs.widget(WORKLOAD_INDEX) is built
+    yield built
+    built.shutdown()
+    qtbot.waitUntil(lambda: not built.running(), timeout=10_000)  # no thread or trace process left behind
+
+
+def tiny_workload(model: Path, **changes: object) -> Workload:
+    base = Workload(str(model), task="finetune", precision="amp_bf16", optimizer="adamw", batch=4, seq=128)
+    return base.with_changes(**changes)
+
+
+def wait_for_answer(qtbot, tab: WorkloadTab, batch: int | None = None) -> None:  # type: ignore[no-untyped-def]
+    def answered() -> bool:
+        if tab.answer is None or tab._debounce.isActive() or tab._prepare is not None:
+            return False
+        return batch is None or tab.answer.estimate.workload.batch == batch
+
+    qtbot.waitUntil(answered, timeout=TRACE_TIMEOUT_MS)
+
+
+def trace_processes() -> list[psutil.Process]:
+    return [p for p in psutil.Process().children(recursive=True) if alive(p)]
+
+
+def alive(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_each_preset_fills_the_form(qtbot, tab: WorkloadTab) -> None:  # type: ignore[no-untyped-def]
+    expected = {
+        "image_classification": ("resnet-50", "finetune", "amp_fp16", "sgd", 64, 224),
+        "bert_finetune": ("bert-base", "finetune", "amp_bf16", "adamw", 32, 128),
+        "llm_lora": ("llama-3-8b", "lora", "bf16", "adamw", 4, 2048),
+        "llm_inference": ("llama-3-8b", "inference", "bf16", "adamw", 1, 1024),
+        "stable_diffusion": ("sd-unet", "finetune", "amp_fp16", "adamw", 4, None),
+    }
+    assert set(expected) == set(PRESETS) == set(tab.presets)
+    for preset, (model, task, precision, optimizer, batch, seq) in expected.items():
+        assert model in zoo()
+        qtbot.mouseClick(tab.presets[preset], LEFT)
+        form = tab.form
+        workload = form.workload()
+        assert (workload.model, workload.task, workload.precision, workload.batch, workload.seq) == (
+            model,
+            task,
+            precision,
+            batch,
+            seq,
+        )
+        assert form.task.currentData() == task and form.batch.value() == batch and form.seq.value() == (seq or 0)
+        if task != "inference":
+            assert workload.optimizer == optimizer
+        # fields that mean nothing for the task are greyed out
+        assert form.generate.isEnabled() == (task == "inference")
+        assert form.lora_rank.isEnabled() == (task == "lora")
+        assert form.optimizer.isEnabled() == (task != "inference")
+    assert tab.form.workload().generate == 0  # the last preset trains
+    qtbot.mouseClick(tab.presets["llm_inference"], LEFT)
+    assert tab.form.workload().generate == 256
+
+
+def test_batch_change_redraws_the_chart_from_the_fit(qtbot, tab: WorkloadTab, tiny_llama: Path) -> None:  # type: ignore[no-untyped-def]
+    tab.form.set_workload(tiny_workload(tiny_llama))
+    wait_for_answer(qtbot, tab)
+    assert tab.traces_started == 1
+    assert tab.view.verdict.text().startswith("Fits on")
+    x_before, y_before = tab.view.chart.curve.getData()
+    assert x_before[0] == 1 and x_before[-1] == 8  # twice the batch, at least 8
+    marker_x, marker_y = tab.view.chart.marker.getData()
+    assert marker_x[0] == 4
+    assert marker_y[0] == pytest.approx(tab.answer.estimate.memory.peak / tab.view.chart.unit)  # type: ignore[union-attr]
+    assert np.all(np.diff(y_before) >= 0)  # more samples never need less memory
+    peak_before = tab.answer.estimate.memory.peak  # type: ignore[union-attr]
+
+    tab.form.batch.setValue(16)
+    qtbot.waitUntil(lambda: tab.view.chart.marker.getData()[0][0] == 16, timeout=2_000)
+    x_after, y_after = tab.view.chart.curve.getData()
+    assert x_after[-1] == 32
+    assert tab.answer is not None and tab.answer.estimate.workload.batch == 16
+    assert tab.answer.estimate.memory.peak > peak_before
+    assert tab.view.chart.marker.getData()[1][0] == pytest.approx(tab.answer.estimate.memory.peak / tab.view.chart.unit)
+    # the curve at batch 4 still says what the first answer said: the same fit answers both
+    assert y_after[list(x_after).index(4.0)] == pytest.approx(peak_before / tab.view.chart.unit)
+    assert tab.traces_started == 1  # no new trace
+    assert not tab.running()
+    assert tab.progress.isHidden()
+
+
+def test_the_last_workload_and_gpu_come_back(qtbot, window: MainWindow, tab: WorkloadTab, tiny_llama: Path) -> None:  # type: ignore[no-untyped-def]
+    workload = tiny_workload(tiny_llama, grad_accum=2, checkpointing=False)
+    tab.form.set_workload(workload)
+    tab.form.set_gpu(SMALL_GPU)
+    wait_for_answer(qtbot, tab)
+    verdict = tab.view.verdict
+    assert verdict.palette().color(QPalette.ColorRole.WindowText).name() == LIGHT.success
+    window.set_theme("dark")  # the verdict keeps its meaning in the other theme's colours
+    assert verdict.palette().color(QPalette.ColorRole.WindowText).name() == DARK.success
+    tab.shutdown()  # what closing the window does: the form is saved
+
+    again = WorkloadTab(window.store, window.colors)
+    qtbot.addWidget(again)
+    assert again.form.workload() == workload
+    assert again.form.gpu_id() == SMALL_GPU
+    again.shutdown()
+
+
+def test_too_big_workload_says_what_makes_it_fit(qtbot, tab: WorkloadTab, tiny_llama: Path) -> None:  # type: ignore[no-untyped-def]
+    tab.form.set_workload(tiny_workload(tiny_llama))
+    wait_for_answer(qtbot, tab)
+    tab.form.set_gpu(SMALL_GPU)
+    tab.form.batch.setValue(4096)  # about 10 GiB of activations at length 128: more than an 8 GB card holds
+    wait_for_answer(qtbot, tab, batch=4096)
+    answer = tab.answer
+    assert answer is not None and answer.gpu is not None
+    assert answer.estimate.memory.peak > answer.gpu.memory_bytes
+    verdict = tab.view.verdict.text()
+    assert verdict.startswith("Does not fit on") and answer.gpu.name in verdict
+    assert tab.view.bar.limit == answer.gpu.memory_bytes and tab.view.bar.peak == answer.estimate.memory.peak
+    assert "micro-batch" in tab.fits_if.text() and tab.fits_if.text().startswith("Fits if")
+
+    table = tab.techniques
+    assert table.item(0, 0).text() == "As entered" and table.item(0, 2).text() == "✗"
+    fitting = [row for row in range(1, table.rowCount()) if table.item(row, 2).text() == "✓"]
+    assert fitting, "no fitting change in the table"
+    best = table.options[fitting[0] - 1]
+    assert best.fits and best.peak <= answer.gpu.memory_bytes
+    assert best.workload.batch * best.workload.grad_accum == 4096 or best.workload.gpus > 1
+    assert table.item(fitting[0], 0).text() in tab.fits_if.text()
+    # the traced techniques are compared in the background, with a progress bar and a Cancel button
+    assert tab.running() and tab.progress.isVisible() and tab.cancel_button.isVisible()
+
+    table.selectRow(fitting[0])
+    assert tab.apply_button.isEnabled()
+    qtbot.mouseClick(tab.apply_button, LEFT)
+    wait_for_answer(qtbot, tab, batch=best.workload.batch)
+    assert tab.form.grad_accum.value() == best.workload.grad_accum
+    assert tab.view.verdict.text().startswith("Fits on")
+    assert tab.traces_started == 1  # one trace (from the disk cache when an earlier test made it); the rest is instant
+
+
+def test_cancel_stops_the_trace_and_the_tab_goes_idle(qtbot, tab: WorkloadTab, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    first = untraced_model(tmp_path, "tiny-first", 48)
+    second = untraced_model(tmp_path, "tiny-second", 80)
+    tab.form.set_workload(tiny_workload(first))
+    qtbot.waitUntil(lambda: bool(trace_processes()), timeout=10_000)
+    assert tab.progress.isVisible() and tab.cancel_button.isVisible()
+    assert "tiny-first" in tab.status.text()
+    superseded = trace_processes()
+
+    tab.form.set_workload(tiny_workload(second))  # a newer edit cancels the older trace
+    qtbot.waitUntil(lambda: "tiny-second" in tab.status.text(), timeout=5_000)
+    qtbot.waitUntil(lambda: not any(alive(p) for p in superseded), timeout=5_000)
+    qtbot.waitUntil(lambda: bool(trace_processes()), timeout=10_000)
+    assert tab.traces_started == 2
+
+    qtbot.mouseClick(tab.cancel_button, LEFT)
+    qtbot.waitUntil(lambda: not tab.running(), timeout=5_000)
+    assert not trace_processes()
+    assert tab.progress.isHidden() and tab.cancel_button.isHidden()
+    assert tab.run_button.isVisible()
+    assert tab.status.text() == "Trace cancelled."
+    assert tab.answer is None and tab.error.isHidden()
+    qtbot.wait(400)  # an edit of batch only does not restart the cancelled trace by itself
+    tab.form.batch.setValue(8)
+    qtbot.wait(500)
+    assert not tab.running() and tab.traces_started == 2
+
+
+def test_bad_input_shows_one_line_and_recovers(qtbot, tab: WorkloadTab, tiny_llama: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    tab.form.set_workload(tiny_workload(tiny_llama))
+    wait_for_answer(qtbot, tab)
+    traced = tab.traces_started
+
+    tab.form.model.setEditText(str(tmp_path / "missing" / "config.json"))
+    qtbot.waitUntil(lambda: tab.error.isVisible(), timeout=2_000)
+    message = tab.error.text()
+    assert "no such file" in message and "\n" not in message
+    assert not tab.results.isEnabled()  # the answer shown is for the old input
+    assert tab.traces_started == traced  # checked before any trace
+
+    tab.form.precision.setCurrentIndex(tab.form.precision.findData("int4"))
+    tab.form.model.setEditText(str(tiny_llama))
+    qtbot.waitUntil(lambda: "int4 weights are for inference" in tab.error.text(), timeout=2_000)
+
+    tab.form.precision.setCurrentIndex(tab.form.precision.findData("amp_bf16"))
+    qtbot.waitUntil(lambda: tab.error.isHidden(), timeout=2_000)  # answered again from the fit in memory
+    assert tab.results.isEnabled() and tab.traces_started == traced
+
+    # a model the trace worker cannot build: the worker's one-line reason, inline
+    broken = tmp_path / "broken.py"
+    broken.write_text("VALUE = 1\n")
+    tab.form.model.setEditText(str(broken))
+    qtbot.waitUntil(lambda: tab.error.isVisible(), timeout=TRACE_TIMEOUT_MS)
+    assert "model_and_inputs" in tab.error.text() and "\n" not in tab.error.text()
+    assert tab.run_button.isVisible() and not tab.running()
