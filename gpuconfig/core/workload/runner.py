@@ -1,8 +1,8 @@
 """Run the trace worker in a Python that has torch, stream its progress, cache its result on disk.
 
 The worker is a separate process: a model that crashes or hangs while tracing takes only the worker
-down, and cancelling kills it. Results are cached per model and settings (batch and length excluded:
-the instant tier answers those from the traced points).
+down, and cancelling kills it. Results are cached per model, settings and traced points (the points
+follow the batch and length asked; the instant tier answers any other batch and length from them).
 """
 
 from __future__ import annotations
