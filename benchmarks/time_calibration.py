@@ -90,9 +90,11 @@ def main() -> int:
     from gpuconfig.core.workload.estimate import Efficiency, NoRate, time_at
     from gpuconfig.core.workload.spec import Workload
 
-    with (ROOT / "catalog" / "calibration.toml").open("rb") as handle:
-        results = [] if args.refit else tomllib.load(handle)["result"]
-    store = open_default_store()
+    results = []
+    if not args.refit:
+        with (ROOT / "catalog" / "calibration.toml").open("rb") as handle:
+            results = tomllib.load(handle)["result"]
+    store = open_default_store() if results else None
     unit = Efficiency(1.0, 1.0, "", 1.0)
     rows: list[dict[str, Any]] = []
     skipped: list[dict[str, str]] = []

@@ -189,6 +189,8 @@ def _cmd_catalog_rate(args: argparse.Namespace) -> int:
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
+    from dataclasses import fields
+
     from gpuconfig.core.units import format_bytes
     from gpuconfig.core.workload.advice import advise, option_record
     from gpuconfig.core.workload.answer import answer_from_fit, answer_record, gpu_spec, prepare
@@ -196,21 +198,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     from gpuconfig.core.workload.spec import Workload, WorkloadError
 
     try:
-        workload = Workload(
-            model=args.model,
-            task=args.task,
-            precision=args.precision,
-            optimizer=args.optimizer,
-            batch=args.batch,
-            seq=args.seq,
-            generate=args.generate,
-            grad_accum=args.grad_accum,
-            checkpointing=args.checkpointing,
-            gpus=args.gpus,
-            strategy=args.strategy,
-            device=args.device,
-            lora_rank=args.lora_rank,
-        )
+        workload = Workload(**{f.name: getattr(args, f.name) for f in fields(Workload)})
         gpu = gpu_spec(_store(), args.gpu) if args.gpu else None
 
         def progress(done: int, total: int, what: str) -> None:
@@ -221,7 +209,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         answer = answer_from_fit(source, fitted, workload, gpu, seconds)
         options = []
         if gpu is not None and answer.estimate.memory.peak > gpu.memory_bytes:
-            options = advise(workload, gpu, answer, progress=progress, use_cache=not args.no_cache)
+            options = advise(answer, gpu, progress=progress, use_cache=not args.no_cache)
     except WorkloadError as exc:
         raise UsageError(str(exc)) from exc
     except TraceFailed as exc:

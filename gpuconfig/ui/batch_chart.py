@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from gpuconfig.ui.plots import style_axes
 from gpuconfig.ui.theme import Colors, mark
 
 GIB = 1024**3
@@ -89,11 +90,7 @@ class BatchChart(QWidget):
 
     def apply_colors(self, colors: Colors) -> None:
         self.colors = colors
-        self.plot.setBackground(colors.base)
-        for name in ("left", "bottom"):
-            axis = self.plot.getAxis(name)
-            axis.setPen(pg.mkPen(colors.muted))
-            axis.setTextPen(pg.mkPen(colors.text))
+        style_axes(self.plot, colors)
         self.curve.setPen(pg.mkPen(colors.highlight, width=2))
         shade = QColor(colors.error)
         shade.setAlpha(28)

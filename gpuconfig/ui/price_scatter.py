@@ -13,6 +13,7 @@ from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.query import field_value
 from gpuconfig.core.catalog.schema import KindSpec
 from gpuconfig.core.money import ExchangeRate, convert_price
+from gpuconfig.ui.plots import style_axes
 from gpuconfig.ui.theme import Colors
 
 PRICE = "price"
@@ -97,11 +98,7 @@ class PriceScatter(QWidget):
 
     def apply_colors(self, colors: Colors) -> None:
         self.colors = colors
-        self.plot.setBackground(colors.base)
-        for name in ("left", "bottom"):
-            axis = self.plot.getAxis(name)
-            axis.setPen(pg.mkPen(colors.muted))
-            axis.setTextPen(pg.mkPen(colors.text))
+        style_axes(self.plot, colors)
         self.redraw()
 
     def set_kind(self, spec: KindSpec) -> None:

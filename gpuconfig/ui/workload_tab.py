@@ -31,6 +31,7 @@ from gpuconfig.core.workload.advice import Option, advise, instant_options, rank
 from gpuconfig.core.workload.answer import Answer, answer_from_fit, gpu_spec, prepare
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec
 from gpuconfig.core.workload.models import ModelSource, resolve_model
+from gpuconfig.core.workload.runner import trace_settings
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 from gpuconfig.ui.background import BackgroundJob, one_line
 from gpuconfig.ui.technique_table import TechniquesPanel
@@ -47,8 +48,7 @@ Fit = tuple[ModelSource, Fitted, float]
 
 def trace_key(source: ModelSource, workload: Workload) -> TraceKey:
     """What a trace depends on; two workloads with the same key share one fit."""
-    w = workload
-    return (source.kind, source.digest, w.task, w.precision, w.optimizer, w.checkpointing, w.lora_rank, w.device)
+    return (source.kind, source.digest, *trace_settings(workload).values())
 
 
 class WorkloadTab(QWidget):
@@ -287,7 +287,7 @@ class WorkloadTab(QWidget):
             self.panel.show_options(answer, cached, pending=False)
             self._show_idle(self._trace_note(seconds))
             return
-        instant = ranked(instant_options(source, fitted, workload, gpu, answer))
+        instant = ranked(instant_options(answer, gpu))
         comparing = self._advice is not None and self._advice[1] == advice_key
         asked = self._compare_for == advice_key or (not fits and advice_key != self._declined)
         wanted = asked and bool(traced_changes(workload))
@@ -295,7 +295,7 @@ class WorkloadTab(QWidget):
             self._cancel_advice()
         self.panel.show_options(answer, instant, pending=comparing or wanted)
         if wanted and not comparing:
-            self._start_advice(workload, gpu, answer, advice_key)
+            self._start_advice(gpu, answer, advice_key)
         elif not comparing:
             self._show_idle(self._trace_note(seconds))
 
@@ -313,10 +313,8 @@ class WorkloadTab(QWidget):
         self._start(job)
         self._show_busy(self.tr("Tracing {model}…").format(model=source.name), 0, 0)
 
-    def _start_advice(self, workload: Workload, gpu: GpuSpec, base: Answer, key: Any) -> None:
-        job = BackgroundJob(
-            lambda progress, cancelled: advise(workload, gpu, base, progress=progress, cancelled=cancelled)
-        )
+    def _start_advice(self, gpu: GpuSpec, base: Answer, key: Any) -> None:
+        job = BackgroundJob(lambda progress, cancelled: advise(base, gpu, progress=progress, cancelled=cancelled))
         self._advice = (job, key)
         self._start(job)
         self._show_busy(self.tr("Comparing techniques…"), 0, 0)

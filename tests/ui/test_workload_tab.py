@@ -20,16 +20,7 @@ from gpuconfig.ui.workload_form import PRESETS
 from gpuconfig.ui.workload_tab import WorkloadTab
 
 TRACE_TIMEOUT_MS = 120_000
-TINY_LLAMA = {
-    "model_type": "llama",
-    "hidden_size": 64,
-    "intermediate_size": 160,
-    "num_hidden_layers": 2,
-    "num_attention_heads": 4,
-    "num_key_value_heads": 2,
-    "vocab_size": 1000,
-    "max_position_embeddings": 256,
-}
+TINY_LLAMA = json.loads((Path(__file__).parents[1] / "data" / "tiny_llama.json").read_text(encoding="utf-8"))
 SMALL_GPU = "nvidia-geforce-rtx-3070"  # 8 GB, the smallest card in the catalog
 LEFT = Qt.MouseButton.LeftButton
 

@@ -14,17 +14,9 @@ from gpuconfig.core.workload.models import resolve_model
 from gpuconfig.core.workload.runner import TraceCancelled, run_trace
 from gpuconfig.core.workload.spec import Workload
 
-TINY_LLAMA = {
-    "model_type": "llama",
-    "hidden_size": 64,
-    "intermediate_size": 160,
-    "num_hidden_layers": 2,
-    "num_attention_heads": 4,
-    "num_key_value_heads": 2,
-    "vocab_size": 1000,
-    "max_position_embeddings": 256,
-    "torch_dtype": "bfloat16",  # as real checkpoints say: their storage dtype, not the workload's precision
-}
+# A two-layer Llama small enough to trace in seconds. Its "torch_dtype": "bfloat16" is there as real
+# checkpoints have it: their storage dtype, which must not override the workload's precision.
+TINY_LLAMA = json.loads((Path(__file__).parents[1] / "data" / "tiny_llama.json").read_text(encoding="utf-8"))
 
 
 def estimate(*args: str) -> subprocess.CompletedProcess[str]:

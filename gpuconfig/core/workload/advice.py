@@ -70,8 +70,10 @@ def _shrunk(
     return options
 
 
-def instant_options(source: ModelSource, fitted: Any, workload: Workload, gpu: GpuSpec, base: Answer) -> list[Option]:
-    """Changes the existing fit answers in milliseconds: micro-batch with accumulation, and sharding."""
+def instant_options(base: Answer, gpu: GpuSpec) -> list[Option]:
+    """Changes the existing fit answers in milliseconds: micro-batch with accumulation, and sharding.
+    `base` is the workload's own answer on `gpu`."""
+    source, fitted, workload = base.source, base.fitted, base.estimate.workload
     options = []
     reference = _step(base)
     if workload.training:
@@ -110,18 +112,17 @@ def traced_changes(workload: Workload) -> list[tuple[str, Workload, bool]]:
 
 
 def advise(
-    workload: Workload,
-    gpu: GpuSpec,
     base: Answer,
+    gpu: GpuSpec,
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     use_cache: bool = True,
 ) -> list[Option]:
     """Every candidate change, estimated; those that fit first, fastest first. Runs traces: not on a GUI
     thread. `base` is the workload's own answer on `gpu` (from answer_from_fit)."""
-    options = instant_options(base.source, base.fitted, workload, gpu, base)
+    options = instant_options(base, gpu)
     reference = _step(base)
-    changes = traced_changes(workload)
+    changes = traced_changes(base.estimate.workload)
     for done, (label, changed, alters) in enumerate(changes):
         if progress is not None:
             progress(done, len(changes), label)

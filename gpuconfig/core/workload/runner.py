@@ -86,17 +86,16 @@ def plan_points(source: ModelSource, batch: int, seq: int) -> tuple[list[tuple[i
     return [(b, s, None) for b, s in shapes], None
 
 
+# The workload fields a trace depends on; batch, length, accumulation and GPUs are answered from its fit.
+TRACED_FIELDS = ("task", "precision", "optimizer", "checkpointing", "lora_rank", "device")
+
+
+def trace_settings(workload: Workload) -> dict[str, Any]:
+    return {name: getattr(workload, name) for name in TRACED_FIELDS}
+
+
 def trace_request(source: ModelSource, workload: Workload, points: list[tuple[int, int, int | None]]) -> dict[str, Any]:
-    return {
-        "model": source.request(),
-        "task": workload.task,
-        "precision": workload.precision,
-        "optimizer": workload.optimizer,
-        "checkpointing": workload.checkpointing,
-        "lora_rank": workload.lora_rank,
-        "device": workload.device,
-        "points": points,
-    }
+    return {"model": source.request(), **trace_settings(workload), "points": points}
 
 
 def cache_key(request: dict[str, Any], source: ModelSource) -> str:
