@@ -251,6 +251,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         tokens = t["throughput"]["tokens_per_s"]
         extra = f", {tokens:,.0f} tokens/s" if tokens else ""
         print(f"step {t['step_seconds']:.3g} s, {t['throughput']['samples_per_s']:,.1f} samples/s{extra}")
+        print(f"  time of an eager PyTorch step: {t['efficiency']['source']}")
     elif record.get("time_note"):
         print(f"time: {record['time_note']}")
     return EXIT_OK

@@ -147,20 +147,24 @@ class AnswerView(QWidget):
         tokens = (
             self.tr(" · {n:,.0f} tokens/s").format(n=timing.tokens_per_s) if timing.tokens_per_s is not None else ""
         )
+        efficiency = timing.efficiency
+        parts = [
+            (self.tr("matmuls"), timing.compute_seconds, efficiency.compute),
+            (self.tr("convolutions"), timing.conv_seconds, efficiency.conv),
+            (self.tr("other operators"), timing.memory_seconds, efficiency.memory),
+        ]
+        split = ", ".join(f"{name} {format_seconds(t / e)}" for name, t, e in parts if t > 0 and e > 0)
         self.timing.setText(
-            self.tr(
-                "Time per step: {step} · {samples:,.1f} samples/s{tokens} (compute {compute}, memory {memory})"
-            ).format(
-                step=format_seconds(timing.step_seconds),
-                samples=timing.samples_per_s,
-                tokens=tokens,
-                compute=format_seconds(timing.compute_seconds),
-                memory=format_seconds(timing.memory_seconds),
+            self.tr("Time per step: {step} · {samples:,.1f} samples/s{tokens} ({split}; eager PyTorch)").format(
+                step=format_seconds(timing.step_seconds), samples=timing.samples_per_s, tokens=tokens, split=split
             )
         )
         self.timing.setToolTip(
-            self.tr("Efficiency {compute:.0%} of the dense rate and {memory:.0%} of the bandwidth: {source}").format(
-                compute=timing.efficiency.compute, memory=timing.efficiency.memory, source=timing.efficiency.source
+            self.tr(
+                "Matmuls at {compute:.0%} and convolutions at {conv:.0%} of the dense rate, other operators at "
+                "{memory:.0%} of the bandwidth: {source}. torch.compile fuses operators and is usually faster."
+            ).format(
+                compute=efficiency.compute, conv=efficiency.conv, memory=efficiency.memory, source=efficiency.source
             )
         )
         self.timing.setForegroundRole(QPalette.ColorRole.WindowText)

@@ -41,11 +41,14 @@ def test_leave_one_out_reports_the_error_of_an_inconsistent_result() -> None:
     assert median_abs(errors) > 0.01
 
 
-def test_memory_term_left_out_when_the_data_give_it_no_time() -> None:
-    rows = [Observation("a", 1.0, 5.0, 2.0), Observation("b", 2.0, 0.1, 4.0)]  # all compute at 0.5
+def test_a_term_with_time_in_it_is_never_priced_at_nothing() -> None:
+    # row "a" alone would be best served by memory costing nothing; every operator takes time, so the
+    # memory term is held at the bandwidth instead and the compute term takes the rest
+    rows = [Observation("a", 1.0, 5.0, 2.0), Observation("b", 2.0, 0.1, 4.0)]
     fit = fit_efficiency(rows)
-    assert fit.memory == float("inf")
-    assert fit.predict(rows[1]) == pytest.approx(4.0, rel=0.2)
+    assert fit.memory == 1.0
+    assert fit.compute is not None and 0 < fit.compute <= 1
+    assert all(fit.predict(row) >= row.compute_s / fit.compute + row.memory_s for row in rows)
 
 
 def test_no_efficiency_beats_the_peak() -> None:

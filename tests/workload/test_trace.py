@@ -218,3 +218,37 @@ def test_a_workload_too_big_for_the_gpu_gets_changes_that_make_it_fit(tiny_llama
     smaller.sort(key=lambda a: -a["workload"]["batch"])
     assert all(a["workload"]["batch"] * a["workload"]["grad_accum"] == 4096 for a in smaller)
     assert [a["peak"] for a in smaller] == sorted((a["peak"] for a in smaller), reverse=True)
+
+
+def test_a_cuda_trace_runs_attention_fused_where_the_cpu_keeps_the_scores(tmp_path: Path) -> None:
+    # With attention dropout on, the CPU takes SDPA's math path and keeps batch x heads x length x length
+    # scores, their softmax and the dropout mask for backward; a GPU's memory-efficient kernel keeps none.
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({**TINY_LLAMA, "attention_dropout": 0.1}))
+    batch, seq = 2, 256
+    activations = {}
+    for device in ("cpu", "cuda"):
+        result = estimate(
+            "--model", str(path), "--task", "finetune", "--batch", str(batch), "--seq", str(seq),
+            "--precision", "fp32", "--device", device, "--json",
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        activations[device] = json.loads(result.stdout)["memory"]["activations"]
+    scores = batch * TINY_LLAMA["num_attention_heads"] * seq * seq * 4  # one fp32 score matrix per layer
+    assert activations["cpu"] - activations["cuda"] >= 2 * scores * TINY_LLAMA["num_hidden_layers"]
+
+
+def test_eight_bit_adamw_states_are_counted_as_optimizer_states(tiny_llama: Path) -> None:
+    import math
+
+    import transformers
+
+    result = estimate(
+        "--model", str(tiny_llama), "--task", "finetune", "--batch", "2", "--seq", "32",
+        "--precision", "fp32", "--optimizer", "adamw8bit", "--device", "cuda", "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    real = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**TINY_LLAMA))
+    # two uint8 moments per weight and one fp32 absmax per 2,048-value block for each moment
+    expected = sum(2 * p.numel() + 2 * 4 * math.ceil(p.numel() / 2048) for p in real.parameters())
+    assert json.loads(result.stdout)["memory"]["optimizer"] == expected

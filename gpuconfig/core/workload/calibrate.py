@@ -3,8 +3,10 @@
 The model says a step takes compute/e_c + conv/e_v + memory/e_m: matrix-multiply FLOPs and convolution
 FLOPs at the GPU's dense rate, and the other operators' bytes at its bandwidth, each divided by the share
 of peak real steps reach. With x = 1/e that is linear in x, so the fit minimises the squared relative
-error sum((x . t_i)/T_i - 1)^2 with every efficiency at most 1 (each term free, held at 1, or left out;
-every combination solved in closed form, the best admissible one kept: there are only three terms).
+error sum((x . t_i)/T_i - 1)^2 with every efficiency in (0, 1] (each term free or held at 1; every
+combination solved in closed form, the best admissible one kept: there are only three terms). No term
+with time in it is ever dropped: a fit that priced matrix multiplications at nothing could match a set of
+results and still be wrong for every compute-bound step outside it.
 """
 
 from __future__ import annotations
@@ -64,18 +66,16 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float] | None
 
 def fit_efficiency(observations: list[Observation]) -> Fit:
     """The efficiencies with the least squared relative error, each in (0, 1]: a step cannot beat the
-    peak. Each term is either fitted freely, held at efficiency 1, or left out (infinite efficiency:
-    the results give it no time); every combination is solved and the best admissible one kept."""
+    peak. Each term is either fitted freely or held at efficiency 1; every combination is solved and the
+    best admissible one kept."""
     if len(observations) < 2:
         raise CalibrationError("need at least two measured results to fit the efficiencies")
     scaled = [[t / o.measured_s for t in o.times()] for o in observations]
     present = [j for j in range(len(TERMS)) if any(row[j] > 0 for row in scaled)]
     best: tuple[float, dict[int, float]] | None = None
-    for states in itertools.product(("free", "one", "out"), repeat=len(present)):
+    for states in itertools.product(("free", "one"), repeat=len(present)):
         free = [j for j, state in zip(present, states, strict=True) if state == "free"]
         held = [j for j, state in zip(present, states, strict=True) if state == "one"]
-        if not free and not held:
-            continue
         target = [1 - sum(row[j] for j in held) for row in scaled]
         x = dict.fromkeys(held, 1.0)
         if free:
@@ -91,7 +91,7 @@ def fit_efficiency(observations: list[Observation]) -> Fit:
     if best is None:
         raise CalibrationError("the measured results fit no efficiency at or below the peak")
     x = best[1]
-    value = [(1 / x[j] if j in x else float("inf")) if j in present else None for j in range(len(TERMS))]
+    value = [1 / x[j] if j in present else None for j in range(len(TERMS))]
     return Fit(*value)
 
 

@@ -375,40 +375,39 @@ def make_optimizer(name: str, parameters: list[Any], foreach: bool) -> Any:
 
         return Adafactor(parameters, lr=1e-3, relative_step=False, scale_parameter=False, warmup_init=False)
     if name == "adamw8bit":
-        return EightBitAdamW(parameters)
+        return eight_bit_adamw(parameters)
     raise TraceError("input", f"unknown optimizer {name!r}")
 
 
-class EightBitAdamW:
+def eight_bit_adamw(parameters: list[Any]) -> Any:
     """The memory of bitsandbytes' 8-bit AdamW: two uint8 states per parameter and one fp32 absmax per
     2,048-value block (its blockwise quantization), updated in place by a fused kernel with no
-    parameter-sized temporaries. bitsandbytes itself cannot run on fake tensors."""
+    parameter-sized temporaries. bitsandbytes itself cannot run on fake tensors. A torch Optimizer, so
+    the memory tracker files its states as optimizer states."""
+    import torch
 
-    BLOCK = 2048
+    block = 2048
 
-    def __init__(self, parameters: list[Any]) -> None:
-        self.parameters = [p for p in parameters if p.requires_grad]
-        self.state: dict[int, tuple[Any, ...]] = {}
+    class EightBitAdamW(torch.optim.Optimizer):
+        def __init__(self, params: list[Any]) -> None:
+            super().__init__([p for p in params if p.requires_grad], {"lr": 1e-4})
 
-    def step(self) -> None:
-        import torch
+        @torch.no_grad()
+        def step(self, closure: Any = None) -> Any:
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    state = self.state[p]
+                    if not state:
+                        blocks = math.ceil(p.numel() / block)
+                        state["exp_avg"] = torch.zeros(p.shape, dtype=torch.uint8)
+                        state["exp_avg_sq"] = torch.zeros(p.shape, dtype=torch.uint8)
+                        state["absmax1"] = torch.zeros(blocks, dtype=torch.float32)
+                        state["absmax2"] = torch.zeros(blocks, dtype=torch.float32)
+                    p.add_(p.grad, alpha=-group["lr"])
 
-        for p in self.parameters:
-            if p.grad is None:
-                continue
-            if id(p) not in self.state:
-                blocks = math.ceil(p.numel() / self.BLOCK)
-                self.state[id(p)] = (
-                    torch.zeros(p.shape, dtype=torch.uint8),
-                    torch.zeros(p.shape, dtype=torch.uint8),
-                    torch.zeros(blocks, dtype=torch.float32),
-                    torch.zeros(blocks, dtype=torch.float32),
-                )
-            p.data.add_(p.grad, alpha=-1e-4)
-
-    def zero_grad(self, set_to_none: bool = True) -> None:
-        for p in self.parameters:
-            p.grad = None
+    return EightBitAdamW(parameters)
 
 
 # -- counting ------------------------------------------------------------------------------------------
@@ -583,6 +582,59 @@ class MallocReplay:
         finally:
             os.unlink(handle.name)
         return answer if answer >= 0 else None
+
+
+@contextlib.contextmanager
+def cuda_attention(device: str | None) -> Iterator[None]:
+    """Attention as a CUDA run executes it, though the trace runs on fake CPU tensors.
+
+    On the CPU, scaled_dot_product_attention falls back to its math path (the full length x length score
+    matrix, its softmax and its dropout mask, all kept for backward) whenever dropout is on, as it is in
+    GPT-2's and BERT's training. On a GPU the fused memory-efficient kernel takes dropout, any additive
+    mask and fp32, and keeps only a log-sum-exp per query (PyTorch's sdp_utils.cpp: flash attention needs
+    fp16/bf16 and no mask, the memory-efficient kernel has neither limit). A boolean mask is turned into
+    an additive bias first, as PyTorch's convert_boolean_attn_mask does; grouped key/value heads are
+    repeated to the query heads. Only for the cuda device: a CPU run really does take the math path.
+    """
+    if device != "cuda":
+        yield
+        return
+    import torch
+    from torch.nn import functional
+
+    original = functional.scaled_dot_product_attention
+
+    def fused(
+        query: Any,
+        key: Any,
+        value: Any,
+        attn_mask: Any = None,
+        dropout_p: float = 0.0,
+        is_causal: bool = False,
+        scale: float | None = None,
+        enable_gqa: bool = False,
+    ) -> Any:
+        if query.dim() != 4:
+            return original(query, key, value, attn_mask, dropout_p, is_causal, scale=scale, enable_gqa=enable_gqa)
+        if enable_gqa and key.shape[-3] != query.shape[-3]:
+            groups = query.shape[-3] // key.shape[-3]
+            key = key.repeat_interleave(groups, dim=-3)
+            value = value.repeat_interleave(groups, dim=-3)
+        if attn_mask is not None and attn_mask.dtype == torch.bool:
+            attn_mask = torch.zeros_like(attn_mask, dtype=query.dtype).masked_fill_(attn_mask.logical_not(), -math.inf)
+        if attn_mask is not None:
+            attn_mask = attn_mask.expand(query.shape[0], query.shape[1], query.shape[2], key.shape[2])
+        compute_lse = torch.is_grad_enabled() and any(t.requires_grad for t in (query, key, value))
+        output, *_ = torch.ops.aten._scaled_dot_product_efficient_attention(
+            query, key, value, attn_mask, compute_lse, dropout_p, is_causal, scale=scale
+        )
+        return output
+
+    functional.scaled_dot_product_attention = fused
+    try:
+        yield
+    finally:
+        functional.scaled_dot_product_attention = original
 
 
 @contextlib.contextmanager
@@ -845,7 +897,7 @@ def trace_point(
         tracker = recording_tracker()
         counter = op_counter()
         kv = 0
-        with frozen_parameters_tolerated(), tracker:
+        with frozen_parameters_tolerated(), cuda_attention(request.get("device")), tracker:
             tracker.track_external(model, *([optimizer] if isinstance(optimizer, torch.optim.Optimizer) else []))
             steps = 2 if training else 1
             for step in range(steps):
