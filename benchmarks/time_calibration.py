@@ -25,6 +25,8 @@ from typing import Any
 
 from machine import machine
 
+from gpuconfig.core.workload.calibrate import Observation, fit_efficiency, leave_one_out, median_abs
+
 ROOT = Path(__file__).resolve().parents[1]
 # Settings a source states elsewhere than in its results table, or that gpuconfig names differently.
 TORCHTUNE_CHECKPOINTING = (
@@ -77,9 +79,7 @@ def workload_fields(row: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     return fields, notes
 
 
-def observation(row: dict[str, Any]) -> Any:
-    from gpuconfig.core.workload.calibrate import Observation
-
+def observation(row: dict[str, Any]) -> Observation:
     times = (row["compute_s_at_peak"], row["memory_s_at_bandwidth"], row["measured_step_s"], row["conv_s_at_peak"])
     return Observation(row["id"], *times)
 
@@ -95,14 +95,12 @@ def main() -> int:
 
     from gpuconfig.core.catalog.store import open_default_store
     from gpuconfig.core.workload.answer import gpu_spec, prepare
-    from gpuconfig.core.workload.calibrate import fit_efficiency, leave_one_out, median_abs
     from gpuconfig.core.workload.estimate import Efficiency, NoRate, time_at
     from gpuconfig.core.workload.spec import Workload
 
-    results = []
-    if not args.refit:
-        with (ROOT / "catalog" / "calibration.toml").open("rb") as handle:
-            results = tomllib.load(handle)["result"]
+    with (ROOT / "catalog" / "calibration.toml").open("rb") as handle:
+        catalog = tomllib.load(handle)["result"]
+    results = [] if args.refit else catalog
     store = open_default_store() if results else None
     unit = Efficiency(1.0, 1.0, "", 1.0)
     rows: list[dict[str, Any]] = []
@@ -124,7 +122,6 @@ def main() -> int:
         rows.append(
             {
                 "id": result["id"],
-                "compiled": bool(result.get("compiled", False)),
                 "workload": workload.to_json(),
                 "gpu": gpu.id,
                 "mapped": notes,
@@ -146,13 +143,12 @@ def main() -> int:
         earlier = json.loads(Path(args.refit).read_text(encoding="utf-8"))
         skipped = earlier["results_skipped"]
         kept = ("fitted_step_s", "fit_error", "leave_one_out_error", "predicted_step_s", "prediction_error")
-        with (ROOT / "catalog" / "calibration.toml").open("rb") as handle:
-            flags = {r["id"]: bool(r.get("compiled", False)) for r in tomllib.load(handle)["result"]}
         rows += [{k: v for k, v in row.items() if k not in kept} for row in earlier["rows"]]
-        for row in rows:
-            row["compiled"] = flags.get(row["id"], False)
-    eager = [row for row in rows if not row.get("compiled")]
-    compiled = [row for row in rows if row.get("compiled")]
+    compiled_ids = {result["id"] for result in catalog if result.get("compiled")}
+    for row in rows:
+        row["compiled"] = row["id"] in compiled_ids
+    eager = [row for row in rows if not row["compiled"]]
+    compiled = [row for row in rows if row["compiled"]]
     observations = [observation(row) for row in eager]
     fit = fit_efficiency(observations)
     loo = leave_one_out(observations)
@@ -173,7 +169,7 @@ def main() -> int:
         "results_skipped": skipped,
         "compiled_results_reported_not_fitted": [row["id"] for row in compiled],
         "leave_one_out_median_abs_error_with_compiled_fitted_too": round(median_abs(with_compiled), 4),
-        "efficiency": {k: (round(v, 4) if v not in (None, float("inf")) else str(v)) for k, v in efficiencies.items()},
+        "efficiency": {k: (round(v, 4) if v is not None else None) for k, v in efficiencies.items()},
         "leave_one_out_median_abs_error": round(median_abs(loo), 4),
         "fit_median_abs_error": round(median_abs([r["fit_error"] for r in eager]), 4),
         "rows": rows,
@@ -187,7 +183,8 @@ def main() -> int:
         "# the published results in catalog/calibration.toml (each cited there). Do not edit: run the script.",
     ]
     for name, value in efficiencies.items():
-        lines.append(f"{name} = {value:.4f}" if value is not None and value != float("inf") else f"{name} = inf")
+        # a term no result had time in (None) is never charged: infinite efficiency
+        lines.append(f"{name} = {value:.4f}" if value is not None else f"{name} = inf")
     lines += [
         f"results = {len(observations)}",
         f"leave_one_out_median_abs_error = {median_abs(loo):.4f}",

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,13 @@ def estimate(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def real_tiny_llama() -> Any:
+    """The tiny Llama built for real by transformers: what the trace's counts are checked against."""
+    import transformers
+
+    return transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**TINY_LLAMA))
+
+
 @pytest.fixture
 def tiny_llama(tmp_path: Path) -> Path:
     path = tmp_path / "tiny-llama" / "config.json"
@@ -34,8 +42,6 @@ def tiny_llama(tmp_path: Path) -> Path:
 
 
 def test_json_has_every_key_and_exact_parameter_count(tiny_llama: Path) -> None:
-    import transformers
-
     result = estimate(
         "--model",
         str(tiny_llama),
@@ -53,7 +59,7 @@ def test_json_has_every_key_and_exact_parameter_count(tiny_llama: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     record = json.loads(result.stdout)
-    real = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**TINY_LLAMA))
+    real = real_tiny_llama()
     assert record["params"] == sum(p.numel() for p in real.parameters())
     # 6 FLOPs per weight per token (forward 2, backward 4), embedding lookups excepted, plus attention
     matmul_params = record["params"] - TINY_LLAMA["vocab_size"] * TINY_LLAMA["hidden_size"]
@@ -177,14 +183,12 @@ def test_cancelling_kills_the_trace_at_once(tiny_llama: Path) -> None:
 
 @pytest.mark.parametrize(("precision", "bytes_per_weight"), [("int8", 1.0), ("int4", 0.5 + 1 / 64)])
 def test_quantized_weights_are_stored_at_their_width(tiny_llama: Path, precision: str, bytes_per_weight: float) -> None:
-    import transformers
-
     result = estimate(
         "--model", str(tiny_llama), "--task", "inference", "--batch", "1", "--seq", "16",
         "--precision", precision, "--device", "cpu", "--json",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    real = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**TINY_LLAMA))
+    real = real_tiny_llama()
     linears = [m for name, m in real.named_modules() if type(m).__name__ == "Linear" and name != "lm_head"]
     quantized = sum(m.weight.numel() for m in linears)
     rest = sum(p.numel() for p in real.parameters()) - quantized  # embeddings, norms and the head stay bf16
@@ -241,14 +245,12 @@ def test_a_cuda_trace_runs_attention_fused_where_the_cpu_keeps_the_scores(tmp_pa
 def test_eight_bit_adamw_states_are_counted_as_optimizer_states(tiny_llama: Path) -> None:
     import math
 
-    import transformers
-
     result = estimate(
         "--model", str(tiny_llama), "--task", "finetune", "--batch", "2", "--seq", "32",
         "--precision", "fp32", "--optimizer", "adamw8bit", "--device", "cuda", "--json",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    real = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**TINY_LLAMA))
+    real = real_tiny_llama()
     # two uint8 moments per weight and one fp32 absmax per 2,048-value block for each moment
     expected = sum(2 * p.numel() + 2 * 4 * math.ceil(p.numel() / 2048) for p in real.parameters())
     assert json.loads(result.stdout)["memory"]["optimizer"] == expected
