@@ -1,0 +1,114 @@
+"""This machine's probe history: every run (inventory, results, verdicts, recorded series) in SQLite.
+
+The file lives in the user data directory, next to the catalog database; a schema version and ordered
+migrations keep old histories readable, and every write is one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from gpuconfig.core.paths import user_data_dir
+from gpuconfig.probe.session import ProbeRun
+
+HISTORY_FILE = "probe_history.sqlite3"
+MIGRATIONS = (
+    """
+    CREATE TABLE probe_run (
+        id INTEGER PRIMARY KEY,
+        started_at TEXT NOT NULL,
+        suite TEXT NOT NULL,
+        host TEXT NOT NULL,
+        passed INTEGER NOT NULL,
+        warned INTEGER NOT NULL,
+        failed INTEGER NOT NULL,
+        record TEXT NOT NULL
+    );
+    CREATE INDEX probe_run_started ON probe_run (started_at);
+    """,
+)
+
+
+class HistoryError(RuntimeError):
+    """The history file cannot be read or written; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    id: int
+    started_at: str
+    suite: str
+    host: str
+    counts: dict[str, int]
+
+
+class ProbeHistory:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise HistoryError(f"{path}: written by a newer gpuconfig (schema {version}); not changed")
+            for number in range(version, len(MIGRATIONS)):
+                # One script, one transaction: a migration is applied whole or not at all.
+                script = f"BEGIN IMMEDIATE; {MIGRATIONS[number]} PRAGMA user_version = {number + 1}; COMMIT;"
+                self._db.executescript(script)
+        except sqlite3.DatabaseError as exc:
+            raise HistoryError(f"{path}: not a readable probe history ({exc})") from exc
+
+    @classmethod
+    def open_default(cls) -> ProbeHistory:
+        return cls(user_data_dir() / HISTORY_FILE)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def save(self, run: ProbeRun) -> int:
+        counts = run.counts
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                cursor = self._db.execute(
+                    "INSERT INTO probe_run (started_at, suite, host, passed, warned, failed, record) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        run.started_at,
+                        run.suite,
+                        run.host,
+                        counts["pass"],
+                        counts["warn"],
+                        counts["fail"],
+                        json.dumps(run.record(), ensure_ascii=False),
+                    ),
+                )
+        except sqlite3.DatabaseError as exc:
+            raise HistoryError(f"{self.path}: run not saved ({exc})") from exc
+        return int(cursor.lastrowid or 0)
+
+    def runs(self) -> list[RunSummary]:
+        """Every saved run, newest first."""
+        rows = self._db.execute(
+            "SELECT id, started_at, suite, host, passed, warned, failed FROM probe_run "
+            "ORDER BY started_at DESC, id DESC"
+        ).fetchall()
+        return [
+            RunSummary(row[0], row[1], row[2], row[3], {"pass": row[4], "warn": row[5], "fail": row[6]}) for row in rows
+        ]
+
+    def load(self, run_id: int) -> ProbeRun:
+        row = self._db.execute("SELECT record FROM probe_run WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            raise HistoryError(f"no probe run {run_id} in {self.path}")
+        try:
+            return ProbeRun.from_record(json.loads(row[0]))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise HistoryError(f"probe run {run_id} in {self.path} is damaged ({exc})") from exc
+
+    def delete(self, run_id: int) -> bool:
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            return self._db.execute("DELETE FROM probe_run WHERE id = ?", (run_id,)).rowcount > 0

@@ -1,0 +1,127 @@
+"""Verdicts against catalog/probe_references.toml: each rule with the figures that pass, warn and fail it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpuconfig.probe.model import BenchmarkResult, Verdict
+from gpuconfig.probe.verdicts import judge, references
+
+CPU_ONLY: dict[str, Any] = {"gpu": {"unavailable": "no NVIDIA driver (libnvidia-ml not found)"}}
+CUDA_TORCH = {"version": "2.13.0", "cuda": "12.8", "arch_list": ["sm_80", "sm_90"], "arch_in_build": {"0": True}}
+
+
+def h100(**changes: Any) -> dict[str, Any]:
+    device = {
+        "name": "NVIDIA H100 80GB HBM3",
+        "compute_capability": "9.0",
+        "cuda_driver_version": "12.8",
+        "ecc_uncorrected_volatile": 0,
+        "retired_pages": 0,
+        "slowdown_temperature_c": 87,
+        "pcie": {"current_generation": 5, "max_generation": 5, "current_width": 16, "max_width": 16},
+    }
+    return {**device, **changes}
+
+
+def one(verdicts: tuple[Verdict, ...], check: str) -> Verdict:
+    found = [v for v in verdicts if v.check == check]
+    assert len(found) == 1, [v.check for v in verdicts]
+    return found[0]
+
+
+@pytest.mark.parametrize(("tflops", "status"), [(790.0, "pass"), (700.0, "warn"), (560.0, "fail")])
+def test_matmul_is_judged_against_the_measured_reference(tflops: float, status: str) -> None:
+    result = BenchmarkResult("matmul", "bf16", "cuda:0", tflops, "TFLOP/s")
+    verdict = one(judge({}, [h100()], CUDA_TORCH, [result]), "Matmul bf16")
+    assert verdict.status == status
+    assert verdict.expected == 794.5  # ml-engineering MAMF for the H100 SXM
+    assert verdict.ratio == pytest.approx(tflops / 794.5)
+    assert "DCGM" in verdict.threshold and verdict.source
+    assert bool(verdict.advice) == (status != "pass")
+
+
+def test_a_figure_without_a_reference_is_information_not_a_judgement() -> None:
+    result = BenchmarkResult("matmul", "fp32", "cuda:0", 20.0, "TFLOP/s")
+    verdict = one(judge({}, [h100(name="NVIDIA Some Future GPU")], CUDA_TORCH, [result]), "Matmul fp32")
+    assert verdict.status == "info" and verdict.expected is None
+    assert "no measured reference" in verdict.threshold
+
+
+@pytest.mark.parametrize(("gbs", "status"), [(26.0, "pass"), (12.0, "fail")])
+def test_host_to_device_against_the_link_the_gpu_reports(gbs: float, status: str) -> None:
+    device = h100(pcie={"current_generation": 4, "max_generation": 4, "current_width": 16, "max_width": 16})
+    results = [
+        BenchmarkResult("h2d_bandwidth", "", "cuda:0", gbs, "GB/s", variant="pinned"),
+        BenchmarkResult("h2d_bandwidth", "", "cuda:0", 3.0, "GB/s", variant="pageable"),  # not judged
+    ]
+    verdict = one(judge({}, [device], CUDA_TORCH, results), "Host to device (pinned)")
+    assert verdict.status == status and verdict.expected == 22.0
+
+
+def test_hardware_health_rules() -> None:
+    sick = h100(
+        ecc_uncorrected_volatile=2,
+        retired_pages=63,
+        pcie={"current_generation": 1, "max_generation": 5, "current_width": 16, "max_width": 16},
+    )
+    verdicts = judge({}, [sick], CUDA_TORCH, [])
+    assert one(verdicts, "Uncorrectable ECC errors").status == "fail"
+    assert one(verdicts, "Retired memory pages").status == "fail"
+    assert one(verdicts, "PCIe link").status == "warn"  # read at idle: NVML says a link may drop when idle
+    assert one(judge({}, [h100(retired_pages=15)], CUDA_TORCH, []), "Retired memory pages").status == "warn"
+    healthy = judge({}, [h100()], CUDA_TORCH, [])
+    assert {v.status for v in healthy if v.subject == "cuda:0"} == {"pass"}
+
+
+def test_throttling_and_heat_seen_in_the_recorded_series() -> None:
+    nan = float("nan")
+    power_cap_only = {"channels": {"gpu0.throttle": [0, 4, 4, nan], "gpu0.temp": [60, 70, 75, nan]}}
+    verdicts = judge({}, [h100()], CUDA_TORCH, [], power_cap_only)
+    assert one(verdicts, "Clock slowdown during the run").status == "pass"  # SW power cap is normal under load
+    assert one(verdicts, "Temperature under the slowdown limit").status == "pass"
+    hot = {"channels": {"gpu0.throttle": [0, 0x40, 0], "gpu0.temp": [80, 88, 86]}}
+    verdicts = judge({}, [h100()], CUDA_TORCH, [], hot)
+    slowdown = one(verdicts, "Clock slowdown during the run")
+    assert slowdown.status == "fail" and "hw_thermal" in slowdown.message
+    assert one(verdicts, "Temperature under the slowdown limit").status == "fail"
+
+
+def test_software_that_cannot_use_the_gpu_fails() -> None:
+    old_driver = h100(cuda_driver_version="12.2")
+    verdicts = judge({}, [old_driver], {**CUDA_TORCH, "arch_in_build": {"0": False}}, [])
+    assert one(verdicts, "GPU architecture in the torch build").status == "fail"
+    assert one(verdicts, "Driver supports torch's CUDA").status == "fail"
+    cpu_build = judge({}, [h100()], {"version": "2.13.0", "cuda": None}, [])
+    assert one(cpu_build, "PyTorch sees the GPU").status == "fail"
+
+
+def test_a_cpu_only_machine_gets_information_and_failed_benchmarks_fail() -> None:
+    results = [
+        BenchmarkResult("matmul", "fp32", "cpu", 0.4, "TFLOP/s"),
+        BenchmarkResult("train_cnn", "fp32", "cpu", 100.0, "samples/s", detail={"peak_memory_bytes": 1000}),
+        BenchmarkResult(
+            "train_cnn", "bf16", "cpu", 150.0, "samples/s", variant="amp", detail={"peak_memory_bytes": 800}
+        ),
+        BenchmarkResult(
+            "disk_read", "", "disk", None, "MB/s", status="failed", reason="killed by signal 9 (out of memory?)"
+        ),
+    ]
+    verdicts = judge(CPU_ONLY, [], {"version": "2.13.0", "cuda": None}, results)
+    gpu = one(verdicts, "GPU")
+    assert gpu.status == "info" and "libnvidia-ml" in gpu.message
+    assert one(verdicts, "Matmul fp32").status == "info"
+    amp = one(verdicts, "AMP on cnn")
+    assert "1.50x the throughput" in amp.message and "0.80x its peak memory" in amp.message
+    failed = one(verdicts, "Benchmark ran")
+    assert failed.status == "fail" and "out of memory" in failed.message and failed.advice
+    assert one(judge(CPU_ONLY, [], {"unavailable": "no torch in /usr/bin/python3"}, []), "PyTorch").status == "warn"
+
+
+def test_every_reference_names_its_source() -> None:
+    refs = references()
+    assert refs.gpus and all(g.source and (g.matmul_tflops or g.memory_bandwidth_gbs) for g in refs.gpus)
+    assert all(h["source"] for h in refs.h2d)
+    assert refs.thresholds["fail_ratio"] < refs.thresholds["pass_ratio"] <= 1
