@@ -113,14 +113,18 @@ def _ratio_verdict(
 
 def _torch_verdicts(torch: dict[str, Any], devices: Sequence[dict[str, Any]]) -> list[Verdict]:
     if is_unavailable(torch):
+        reason = str(torch["unavailable"])
+        missing = "No module named 'torch'" in reason or "cancelled" in reason
         return [
             Verdict(
                 "PyTorch",
                 "python",
-                "warn",
-                f"PyTorch unavailable: {torch['unavailable']}",
-                threshold="the benchmarks need torch in the chosen Python",
-                advice="install PyTorch in this Python, or choose a Python that has it (--python PATH)",
+                "warn" if missing else "fail",
+                f"PyTorch unavailable: {reason}" if missing else f"PyTorch is installed but does not work: {reason}",
+                threshold="the benchmarks need a working torch in the chosen Python",
+                advice="install PyTorch in this Python, or choose a Python that has it (--python PATH)"
+                if missing
+                else "reinstall torch with the wheel for this machine's driver (gpuconfig guide --from-probe)",
             )
         ]
     version = torch.get("version", "?")
@@ -253,6 +257,21 @@ def _health_verdicts(device: dict[str, Any], subject: str, refs: References) -> 
                 "" if status == "pass" else "the GPU's memory is wearing out: plan a replacement",
             )
         )
+    pending = device.get("retired_pages_pending")
+    remapped = device.get("remapped_rows")
+    if pending is True or (isinstance(remapped, dict) and (remapped.get("failed") or remapped.get("pending"))):
+        failed = bool(isinstance(remapped, dict) and remapped.get("failed"))
+        verdicts.append(
+            Verdict(
+                "Memory repair",
+                subject,
+                "fail" if failed or pending is True else "warn",
+                "row remapping failed" if failed else "a page retirement or row remap is pending",
+                threshold="no pending retirement (fail), no failed row remap (fail), no pending remap (flagged)",
+                source=t["ecc_source"],
+                advice="reset the GPU or reboot to apply the pending repair; a failed remap needs a replacement",
+            )
+        )
     pcie = _pcie(device)
     gen, max_gen = pcie.get("current_generation"), pcie.get("max_generation")
     width, max_width = pcie.get("current_width"), pcie.get("max_width")
@@ -284,7 +303,7 @@ def _series_verdicts(
     channels = series.get("channels", {})
     t = refs.thresholds
     verdicts: list[Verdict] = []
-    events = [int(v) for v in channels.get(f"gpu{index}.throttle", []) if v == v]  # NaN: not sampled
+    events = [int(v) for v in _sampled(channels.get(f"gpu{index}.throttle", []))]
     if events:
         seen = 0
         for value in events:
@@ -301,7 +320,7 @@ def _series_verdicts(
                 advice="check cooling, fans and the power supply" if bad else "",
             )
         )
-    temps = [float(v) for v in channels.get(f"gpu{index}.temp", []) if v == v]
+    temps = list(_sampled(channels.get(f"gpu{index}.temp", [])))
     limit = device.get("slowdown_temperature_c")
     if temps and isinstance(limit, (int, float)):
         hottest = max(temps)
@@ -320,6 +339,11 @@ def _series_verdicts(
             )
         )
     return verdicts
+
+
+def _sampled(values: Iterable[Any]) -> Iterable[float]:
+    """The values that were read: a sample NVML could not give is null (JSON) or NaN."""
+    return (float(v) for v in values if isinstance(v, (int, float)) and v == v)
 
 
 def _figure_verdicts(
@@ -416,14 +440,13 @@ def _cpu_figures(results: Sequence[BenchmarkResult]) -> list[Verdict]:
     loaders = _ok(results, "dataloader")
     if loaders:
         best = max(loaders, key=lambda r: r.value or 0)
-        base = next((r for r in loaders if r.variant.endswith("=0")), None)
-        gain = f", {(best.value or 0) / base.value:.2f}x the main process alone" if base and base.value else ""
+        others = ", ".join(f"{r.variant}: {r.value:.4g}" for r in loaders if r is not best)
         verdicts.append(
             Verdict(
                 "DataLoader workers",
                 "cpu",
                 "info",
-                f"fastest with {best.variant or 'the default'}: {best.value:.4g} {best.unit}{gain}",
+                f"fastest with {best.variant or 'the default'}: {best.value:.4g} {best.unit} ({others})",
                 best.value,
                 None,
                 best.unit,

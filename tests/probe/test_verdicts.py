@@ -71,14 +71,20 @@ def test_hardware_health_rules() -> None:
     assert one(verdicts, "Uncorrectable ECC errors").status == "fail"
     assert one(verdicts, "Retired memory pages").status == "fail"
     assert one(verdicts, "PCIe link").status == "warn"  # read at idle: NVML says a link may drop when idle
+    assert "Memory repair" not in {v.check for v in verdicts}
+    pending = judge(
+        {}, [h100(remapped_rows={"corrected": 0, "uncorrected": 1, "pending": True, "failed": False})], CUDA_TORCH, []
+    )
+    assert one(pending, "Memory repair").status == "warn"
+    assert one(judge({}, [h100(retired_pages_pending=True)], CUDA_TORCH, []), "Memory repair").status == "fail"
     assert one(judge({}, [h100(retired_pages=15)], CUDA_TORCH, []), "Retired memory pages").status == "warn"
     healthy = judge({}, [h100()], CUDA_TORCH, [])
     assert {v.status for v in healthy if v.subject == "cuda:0"} == {"pass"}
 
 
 def test_throttling_and_heat_seen_in_the_recorded_series() -> None:
-    nan = float("nan")
-    power_cap_only = {"channels": {"gpu0.throttle": [0, 4, 4, nan], "gpu0.temp": [60, 70, 75, nan]}}
+    nan = float("nan")  # a sample NVML could not give: NaN in memory, null in JSON
+    power_cap_only = {"channels": {"gpu0.throttle": [0, 4, 4, nan, None], "gpu0.temp": [60, 70, 75, nan, None]}}
     verdicts = judge({}, [h100()], CUDA_TORCH, [], power_cap_only)
     assert one(verdicts, "Clock slowdown during the run").status == "pass"  # SW power cap is normal under load
     assert one(verdicts, "Temperature under the slowdown limit").status == "pass"
@@ -117,7 +123,10 @@ def test_a_cpu_only_machine_gets_information_and_failed_benchmarks_fail() -> Non
     assert "1.50x the throughput" in amp.message and "0.80x its peak memory" in amp.message
     failed = one(verdicts, "Benchmark ran")
     assert failed.status == "fail" and "out of memory" in failed.message and failed.advice
-    assert one(judge(CPU_ONLY, [], {"unavailable": "no torch in /usr/bin/python3"}, []), "PyTorch").status == "warn"
+    missing = {"unavailable": "no torch in /usr/bin/python3: ModuleNotFoundError: No module named 'torch'"}
+    assert one(judge(CPU_ONLY, [], missing, []), "PyTorch").status == "warn"
+    broken = {"unavailable": "ImportError: libcudart.so.12: cannot open shared object file"}
+    assert one(judge(CPU_ONLY, [], broken, []), "PyTorch").status == "fail"
 
 
 def test_every_reference_names_its_source() -> None:
