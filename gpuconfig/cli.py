@@ -257,6 +257,74 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_probe(args: argparse.Namespace) -> int:
+    from gpuconfig.probe.history import HistoryError, ProbeHistory
+    from gpuconfig.probe.report import write_html, write_json
+    from gpuconfig.probe.sampler import Sampler
+    from gpuconfig.probe.session import probe
+
+    if args.python and not Path(args.python).is_file():
+        raise UsageError(f"--python {args.python}: no such interpreter")
+    for option, target in (("--json", args.json), ("--html", args.html)):
+        if target and target != "-" and not Path(target).resolve().parent.is_dir():
+            raise UsageError(f"{option} {target}: the folder does not exist")
+    if not 1 <= args.rate <= 10:
+        raise UsageError(f"--rate {args.rate:g}: choose 1 to 10 samples a second")
+    only = [name.strip() for name in args.only.split(",") if name.strip()] if args.only else None
+    if only:
+        from gpuconfig.probe.runner import benchmark_names
+
+        known = benchmark_names()
+        for name in only:
+            if name not in known:
+                raise UsageError(f"--only: unknown benchmark {name!r}; choose from {', '.join(known)}")
+    tty = sys.stderr.isatty()
+
+    def progress(done: int, total: int, what: str) -> None:
+        if tty:
+            print(f"\r[{done + 1}/{total}] {what:<60}", end="", file=sys.stderr, flush=True)
+
+    sampler = Sampler(hz=args.rate)
+    sampler.start()
+    try:
+        run = probe(
+            "full" if args.full else "quick",
+            python=args.python,
+            only=only,
+            progress=progress,
+            series=lambda: sampler.snapshot().record(),
+        )
+    finally:
+        sampler.stop()
+    if tty:
+        print(file=sys.stderr)
+    try:
+        history = ProbeHistory.open_default()
+        history.save(run)
+        history.close()
+    except HistoryError as exc:
+        print(f"gpuconfig: probe run not saved in the history: {exc}", file=sys.stderr)
+    if args.json == "-":
+        _print_json(run.record())
+    elif args.json:
+        write_json(run, Path(args.json))
+    if args.html:
+        write_html(run, Path(args.html))
+    if args.json != "-":
+        rows = [
+            [r.name, r.dtype, r.device, r.variant, f"{r.value:.4g}" if r.value is not None else r.status, r.unit]
+            for r in run.results
+        ]
+        print(_table(["benchmark", "dtype", "device", "variant", "value", "unit"], rows))
+        print()
+        for v in run.verdicts:
+            advice = f" — {v.advice}" if v.advice else ""
+            print(f"{v.status.upper():5s} {v.check} ({v.subject}): {v.message}{advice}")
+        summary = ", ".join(f"{n} {status}" for status, n in run.counts.items() if n)
+        print(f"\n{summary}; {run.seconds:.0f} s" + (" (cancelled)" if run.cancelled else ""))
+    return EXIT_VERDICT_FAILED if run.failed else EXIT_OK
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one line, exit 2, as for every other bad input
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message}\n")
@@ -322,6 +390,17 @@ def build_parser() -> argparse.ArgumentParser:
     estimate.add_argument("--no-cache", action="store_true", help="trace again even if a cached trace exists")
     estimate.add_argument("--json", action="store_true")
     estimate.set_defaults(handler=_cmd_estimate)
+
+    probe = commands.add_parser("probe", help="inventory, benchmarks and a verdict for this machine")
+    suite = probe.add_mutually_exclusive_group()
+    suite.add_argument("--quick", action="store_true", help="the quick suite, under a minute (default)")
+    suite.add_argument("--full", action="store_true", help="the full suite, a few minutes")
+    probe.add_argument("--python", metavar="PATH", help="the Python (with torch) that runs the benchmarks")
+    probe.add_argument("--only", metavar="NAMES", help="comma-separated benchmarks to run (e.g. matmul,disk_read)")
+    probe.add_argument("--rate", type=float, default=2.0, help="live sampling rate in Hz (1-10)")
+    probe.add_argument("--json", metavar="FILE", help="write the whole run as JSON ('-' for stdout)")
+    probe.add_argument("--html", metavar="FILE", help="write a report as HTML")
+    probe.set_defaults(handler=_cmd_probe)
     return parser
 
 

@@ -488,7 +488,7 @@ def _technique_verdicts(results: Sequence[BenchmarkResult]) -> list[Verdict]:
 def _memory_change(base: BenchmarkResult, other: BenchmarkResult) -> str:
     a, b = base.detail.get("peak_memory_bytes"), other.detail.get("peak_memory_bytes")
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > 0:
-        return f", {b / a:.2f}x its peak memory"
+        return f", {b / a:.2f}x its peak tensor memory"
     return ""
 
 

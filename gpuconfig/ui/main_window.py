@@ -17,9 +17,11 @@ if TYPE_CHECKING:
     from PySide6.QtCore import Qt
 
     from gpuconfig.ui.catalog_tab import CatalogTab
+    from gpuconfig.ui.probe_tab import ProbeTab
     from gpuconfig.ui.workload_tab import WorkloadTab
 
 WORKLOAD_INDEX = 1
+PROBE_INDEX = 3
 
 
 class MainWindow(QMainWindow):
@@ -36,9 +38,10 @@ class MainWindow(QMainWindow):
 
         # The Catalog tab is built on the first event-loop turn after the window is shown, so the window
         # paints at once and the table fills in a moment later (benchmarks/cold_start.py times both).
-        # The Workload tab (pyqtgraph, the estimator) is built when it is first shown.
+        # The Workload and Probe tabs (pyqtgraph, the estimator, the sampler) are built when first shown.
         self._catalog_tab: CatalogTab | None = None
         self._workload_tab: WorkloadTab | None = None
+        self._probe_tab: ProbeTab | None = None
         self.tabs = QTabWidget()
         self.tabs.setObjectName("areas")
         self.tabs.setDocumentMode(True)
@@ -123,13 +126,37 @@ class MainWindow(QMainWindow):
             self._workload_tab = tab
         return self._workload_tab
 
+    @property
+    def probe_tab(self) -> ProbeTab:
+        """The Probe tab, built on first use."""
+        if self._probe_tab is None:
+            from gpuconfig.ui.probe_tab import ProbeTab
+
+            tab = ProbeTab(self.colors, self.store)
+            tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+            current = self.tabs.currentIndex()
+            placeholder = self.tabs.widget(PROBE_INDEX)
+            self.tabs.blockSignals(True)  # the swap itself is no tab change
+            self.tabs.removeTab(PROBE_INDEX)
+            self.tabs.insertTab(PROBE_INDEX, tab, self.tr("Probe"))
+            self.tabs.setCurrentIndex(current)
+            self.tabs.blockSignals(False)
+            if placeholder is not None:
+                placeholder.deleteLater()
+            self._probe_tab = tab
+        return self._probe_tab
+
     def _on_tab_changed(self, index: int) -> None:
         if index == WORKLOAD_INDEX:
             _ = self.workload_tab
+        elif index == PROBE_INDEX:
+            _ = self.probe_tab
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._workload_tab is not None:
             self._workload_tab.shutdown()  # a running trace process is killed, its thread waited for
+        if self._probe_tab is not None:
+            self._probe_tab.shutdown()  # the benchmark process is killed, the sampler's thread stopped
         super().closeEvent(event)
 
     def _later_areas(self) -> list[tuple[str, str]]:
@@ -219,6 +246,8 @@ class MainWindow(QMainWindow):
             self._catalog_tab.apply_colors(self.colors)
         if self._workload_tab is not None:
             self._workload_tab.apply_colors(self.colors)
+        if self._probe_tab is not None:
+            self._probe_tab.apply_colors(self.colors)
         self._show_catalog_state()
 
     def _on_system_scheme(self, _scheme: Qt.ColorScheme) -> None:

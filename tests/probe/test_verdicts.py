@@ -120,7 +120,7 @@ def test_a_cpu_only_machine_gets_information_and_failed_benchmarks_fail() -> Non
     assert gpu.status == "info" and "libnvidia-ml" in gpu.message
     assert one(verdicts, "Matmul fp32").status == "info"
     amp = one(verdicts, "AMP on cnn")
-    assert "1.50x the throughput" in amp.message and "0.80x its peak memory" in amp.message
+    assert "1.50x the throughput" in amp.message and "0.80x its peak tensor memory" in amp.message
     failed = one(verdicts, "Benchmark ran")
     assert failed.status == "fail" and "out of memory" in failed.message and failed.advice
     missing = {"unavailable": "no torch in /usr/bin/python3: ModuleNotFoundError: No module named 'torch'"}

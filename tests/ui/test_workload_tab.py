@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-import psutil
 import pytest
+from processes import alive, live_children
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 
@@ -74,17 +74,6 @@ def wait_for_answer(qtbot, tab: WorkloadTab, batch: int | None = None) -> None: 
         return batch is None or tab.answer.estimate.workload.batch == batch
 
     qtbot.waitUntil(answered, timeout=TRACE_TIMEOUT_MS)
-
-
-def trace_processes() -> list[psutil.Process]:
-    return [p for p in psutil.Process().children(recursive=True) if alive(p)]
-
-
-def alive(process: psutil.Process) -> bool:
-    try:
-        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
 
 
 def test_each_preset_fills_the_form(qtbot, tab: WorkloadTab) -> None:  # type: ignore[no-untyped-def]
@@ -203,20 +192,20 @@ def test_cancel_stops_the_trace_and_the_tab_goes_idle(qtbot, tab: WorkloadTab, t
     first = untraced_model(tmp_path, "tiny-first", 48)
     second = untraced_model(tmp_path, "tiny-second", 80)
     tab.form.set_workload(tiny_workload(first))
-    qtbot.waitUntil(lambda: bool(trace_processes()), timeout=10_000)
+    qtbot.waitUntil(lambda: bool(live_children()), timeout=10_000)
     assert tab.progress.isVisible() and tab.cancel_button.isVisible()
     assert "tiny-first" in tab.status.text()
-    superseded = trace_processes()
+    superseded = live_children()
 
     tab.form.set_workload(tiny_workload(second))  # a newer edit cancels the older trace
     qtbot.waitUntil(lambda: "tiny-second" in tab.status.text(), timeout=5_000)
     qtbot.waitUntil(lambda: not any(alive(p) for p in superseded), timeout=5_000)
-    qtbot.waitUntil(lambda: bool(trace_processes()), timeout=10_000)
+    qtbot.waitUntil(lambda: bool(live_children()), timeout=10_000)
     assert tab.traces_started == 2
 
     qtbot.mouseClick(tab.cancel_button, LEFT)
     qtbot.waitUntil(lambda: not tab.running(), timeout=5_000)
-    assert not trace_processes()
+    assert not live_children()
     assert tab.progress.isHidden() and tab.cancel_button.isHidden()
     assert tab.run_button.isVisible()
     assert tab.status.text() == "Trace cancelled."

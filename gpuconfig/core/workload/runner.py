@@ -8,14 +8,9 @@ follow the batch and length asked; the instant tier answers any other batch and 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
-import signal
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.paths import user_data_dir
+from gpuconfig.core.worker_process import TORCH_PYTHON_ENV, Deadline, has_torch_here, run_worker
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
 WORKER = Path(__file__).with_name("trace_worker.py")
-TORCH_PYTHON_ENV = "GPUCONFIG_TORCH_PYTHON"
 # Deep models are traced at two shallow depths and extrapolated layer by layer (their layers are identical).
 EXTRAPOLATE_ABOVE_LAYERS = 16
 SHALLOW_LAYERS = (2, 3)
@@ -64,7 +59,7 @@ def torch_python() -> str:
         if not Path(chosen).exists():
             raise WorkloadError(f"{TORCH_PYTHON_ENV}: {chosen}: no such interpreter")
         return chosen
-    if importlib.util.find_spec("torch") is None:
+    if not has_torch_here():
         raise WorkloadError(
             "tracing needs PyTorch: install gpuconfig[torch] here, or set "
             f"{TORCH_PYTHON_ENV} to a Python that has torch"
@@ -156,75 +151,20 @@ def _run_worker(
     cancelled: Callable[[], bool] | None,
     timeout_s: float,
 ) -> list[dict[str, Any]]:
-    python = torch_python()
-    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
-    # A file, not a pipe: a worker writing many warnings would fill a pipe and block. Closed below.
-    stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
-    process = subprocess.Popen(
-        [python, str(WORKER)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=stderr,
-        text=True,
-        env=env,
-        start_new_session=True,  # its own process group: cancelling kills anything it started too
-    )
-    assert process.stdin is not None
-    assert process.stdout is not None
-    process.stdin.write(json.dumps(request))
-    process.stdin.close()
-    deadline = time.monotonic() + timeout_s
     events: list[dict[str, Any]] = []
-    stop = threading.Event()
-    why: list[str] = []
 
-    def watch() -> None:  # cancel and time-out act at once, not at the worker's next line
-        while not stop.wait(0.1):
-            if cancelled is not None and cancelled():
-                why.append("cancelled")
-            elif time.monotonic() > deadline:
-                why.append("timeout")
-            if why:
-                _kill(process)
-                return
+    def on_event(event: dict[str, Any]) -> None:
+        events.append(event)
+        if event.get("event") == "progress" and progress is not None:
+            progress(int(event["done"]), int(event["total"]), str(event.get("what", "")))
+        if event.get("event") == "error":
+            raise TraceFailed(str(event.get("kind", "internal")), str(event.get("message", "trace failed")))
 
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    try:
-        for line in process.stdout:
-            try:
-                event = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a library printing to stdout: not ours
-            events.append(event)
-            if event.get("event") == "progress" and progress is not None:
-                progress(int(event["done"]), int(event["total"]), str(event.get("what", "")))
-            if event.get("event") == "error":
-                raise TraceFailed(str(event.get("kind", "internal")), str(event.get("message", "trace failed")))
-        code = process.wait()
-    finally:
-        stop.set()
-        if process.poll() is None:
-            _kill(process)
-        process.stdout.close()
-        stderr.seek(0)
-        tail = stderr.read().strip().splitlines()
-        stderr.close()
-    if why == ["cancelled"]:
+    ended = run_worker(WORKER, request, on_event, torch_python(), cancelled, Deadline(timeout_s))
+    if ended.stopped == "cancelled":
         raise TraceCancelled("trace cancelled")
-    if why == ["timeout"]:
+    if ended.stopped == "timeout":
         raise TraceFailed("internal", f"trace took longer than {timeout_s:.0f} s")
-    if code != 0 or len([e for e in events if e.get("event") == "point"]) != total:
-        reason = tail[-1] if tail else f"exit code {code}"
-        if code < 0:
-            reason = f"killed by signal {-code}" + (" (out of memory?)" if -code == signal.SIGKILL else "")
-        raise TraceFailed("internal", f"trace worker stopped: {reason}")
+    if ended.code != 0 or len([e for e in events if e.get("event") == "point"]) != total:
+        raise TraceFailed("internal", f"trace worker stopped: {ended.reason}")
     return events
-
-
-def _kill(process: subprocess.Popen[str]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, AttributeError):
-        process.kill()
-    process.wait()

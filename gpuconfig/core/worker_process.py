@@ -1,0 +1,225 @@
+"""The one place that runs a worker subprocess: a script that reads a JSON request and writes JSON lines.
+
+A worker runs in its own process group, so cancelling or timing out kills everything it started
+(DataLoader workers, spawned ranks) and not just the script. Its stderr goes to a temporary file, whose
+last lines explain a failure. The caller gets each parsed line as it arrives and, at the end, how the
+process ended in words ("crashed (segmentation fault)", "killed by signal 9 (out of memory?)").
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+TORCH_PYTHON_ENV = "GPUCONFIG_TORCH_PYTHON"
+# How often the watchdog looks at cancel and the deadline: a cancel kills the worker within ~0.1 s.
+WATCH_INTERVAL_S = 0.05
+STDERR_TAIL_LINES = 20
+STDERR_TAIL_BYTES = 64 * 1024
+# Words a Python or PyTorch process writes when an allocation fails (MemoryError; c10's DefaultCPUAllocator
+# says "can't allocate memory"; the C library's strerror(ENOMEM) is "Cannot allocate memory").
+OUT_OF_MEMORY_WORDS = ("MemoryError", "can't allocate memory", "Cannot allocate memory", "out of memory")
+SIGNAL_WORDS: dict[int, str] = {
+    signal.SIGKILL: "killed by signal 9 (out of memory?)",
+    signal.SIGSEGV: "crashed (segmentation fault)",
+    signal.SIGABRT: "crashed (aborted)",
+    signal.SIGBUS: "crashed (bus error)",
+    signal.SIGILL: "crashed (illegal instruction: built for a newer CPU?)",
+    signal.SIGFPE: "crashed (arithmetic error)",
+}
+
+
+def chosen_python() -> str:
+    """The interpreter a worker runs in: GPUCONFIG_TORCH_PYTHON when set, else this one."""
+    return os.environ.get(TORCH_PYTHON_ENV) or sys.executable
+
+
+def has_torch_here() -> bool:
+    """Whether this interpreter can import torch (checked without importing it)."""
+    return importlib.util.find_spec("torch") is not None
+
+
+class Deadline:
+    """A time-out that the caller may move while the worker runs (one per benchmark, say)."""
+
+    def __init__(self, seconds: float | None = None) -> None:
+        self._lock = threading.Lock()
+        self.seconds: float | None = None
+        self._at: float | None = None
+        self.reset(seconds)
+
+    def reset(self, seconds: float | None) -> None:
+        """From now, the worker may run `seconds` more; None means no limit."""
+        with self._lock:
+            self.seconds = seconds
+            self._at = None if seconds is None else time.monotonic() + seconds
+
+    def expired(self) -> bool:
+        with self._lock:
+            return self._at is not None and time.monotonic() > self._at
+
+
+@dataclass(frozen=True)
+class WorkerExit:
+    """How a worker process ended.
+
+    code: its exit status (negative: the signal that killed it); stopped: "cancelled" or "timeout" when
+    the watchdog killed it, "" when it ended by itself; timeout_s: the limit it ran past.
+    """
+
+    code: int
+    stopped: str
+    stderr_tail: tuple[str, ...]
+    seconds: float
+    timeout_s: float | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.code == 0 and not self.stopped
+
+    @property
+    def out_of_memory(self) -> bool:
+        return self.code == -signal.SIGKILL or any(w in line for line in self.stderr_tail for w in OUT_OF_MEMORY_WORDS)
+
+    @property
+    def reason(self) -> str:
+        """Why it stopped, in words: the time-out, the signal, or the last line it wrote to stderr."""
+        if self.stopped == "cancelled":
+            return "cancelled"
+        if self.stopped == "timeout":
+            return f"took longer than {self.timeout_s:.0f} s" if self.timeout_s is not None else "timed out"
+        if self.code < 0:
+            return SIGNAL_WORDS.get(-self.code, f"killed by signal {-self.code}")
+        last = self.stderr_tail[-1] if self.stderr_tail else f"exit code {self.code}"
+        if self.code != 0 and self.out_of_memory and not last.lower().startswith("out of memory"):
+            return f"out of memory: {last}"
+        return last
+
+
+def run_worker(
+    script: Path,
+    request: dict[str, Any],
+    on_event: Callable[[dict[str, Any]], None],
+    python: str | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    deadline: Deadline | None = None,
+) -> WorkerExit:
+    """Run `python script`, send it `request`, hand each JSON line it prints to `on_event`, until it ends.
+
+    Cancel and the deadline are watched on a thread and kill the whole process group at once, not at the
+    worker's next line. Lines that are not JSON objects (a library printing) are skipped. An exception
+    from `on_event` kills the worker and propagates. Raises OSError when `python` cannot be started.
+    """
+    started = time.monotonic()
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+    # A file, not a pipe: a worker writing many warnings would fill a pipe and block. Closed below.
+    stderr = tempfile.TemporaryFile(mode="w+b")  # noqa: SIM115
+    try:
+        process = subprocess.Popen(
+            [python or chosen_python(), str(script)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            env=env,
+            start_new_session=True,  # its own process group: killing it kills anything it started too
+        )
+    except OSError:
+        stderr.close()
+        raise
+    stop = threading.Event()
+    why: list[str] = []
+    limit = deadline or Deadline()
+
+    def watch() -> None:
+        while not stop.wait(WATCH_INTERVAL_S):
+            if cancelled is not None and cancelled():
+                why.append("cancelled")
+            elif limit.expired():
+                why.append("timeout")
+            elif _has_exited(process):
+                # The script is gone: end anything it left behind that still holds its stdout open.
+                _kill_group(process)
+                return
+            if why:
+                _kill_group(process)
+                return
+
+    watcher = threading.Thread(target=watch, name="worker-watchdog", daemon=True)
+    assert process.stdin is not None
+    assert process.stdout is not None
+    try:
+        watcher.start()
+        _send(process.stdin, request)
+        for line in process.stdout:
+            event = _parse(line)
+            if event is not None:
+                on_event(event)
+        _wait_unreaped(process)  # the watchdog still enforces cancel and the deadline meanwhile
+    finally:
+        stop.set()
+        watcher.join()
+        _kill_group(process)  # what it left behind, or all of it when on_event raised
+        code = process.wait()
+        process.stdout.close()
+        tail = _tail(stderr)
+        stderr.close()
+    return WorkerExit(code, why[0] if why else "", tail, round(time.monotonic() - started, 3), limit.seconds)
+
+
+def _send(stdin: IO[str], request: dict[str, Any]) -> None:
+    try:
+        stdin.write(json.dumps(request))
+        stdin.close()
+    except (BrokenPipeError, OSError):
+        pass  # it died before reading: its exit says why
+
+
+def _parse(line: str) -> dict[str, Any] | None:
+    try:
+        event = json.loads(line)
+    except json.JSONDecodeError:
+        return None  # a library printing to stdout: not ours
+    return event if isinstance(event, dict) else None
+
+
+def _has_exited(process: subprocess.Popen[str]) -> bool:
+    """Whether the script has ended, without reaping it: its id stays reserved for the group kill."""
+    if not hasattr(os, "waitid"):
+        return process.poll() is not None
+    return os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+
+def _wait_unreaped(process: subprocess.Popen[str]) -> None:
+    if hasattr(os, "waitid"):
+        os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+    else:
+        process.wait()
+
+
+def _kill_group(process: subprocess.Popen[str]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, AttributeError):
+        if process.returncode is None:
+            process.kill()
+
+
+def _tail(stderr: IO[bytes]) -> tuple[str, ...]:
+    size = stderr.seek(0, os.SEEK_END)
+    stderr.seek(max(0, size - STDERR_TAIL_BYTES))
+    lines = stderr.read().decode("utf-8", errors="replace").strip().splitlines()
+    return tuple(line.rstrip() for line in lines[-STDERR_TAIL_LINES:] if line.strip())

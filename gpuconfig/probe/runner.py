@@ -1,0 +1,248 @@
+"""Run the probe's benchmark suite in a worker process and turn what it says into results.
+
+The worker (worker.py) runs in the Python the user chose. Whatever happens to it (a crash, a hang past
+its benchmark's time-out, running out of memory, a Python without torch) becomes a result with its reason,
+never an exception here: the benchmark it was running fails, and a fresh worker runs the ones still to
+come. Cancel kills the worker's whole process tree at once and returns what had finished.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gpuconfig.core.worker_process import Deadline, WorkerExit, chosen_python, run_worker
+from gpuconfig.probe.model import BenchmarkResult, unavailable
+
+WORKER = Path(__file__).with_name("worker.py")
+# Until the worker has imported torch and said what it will run (a cold import from a slow disk is slow).
+STARTUP_TIMEOUT_S = 180.0
+# Each benchmark's default limit: about ten times what the full suite takes on a 2-CPU machine, so that
+# only a hung or runaway worker reaches it; a benchmark not listed gets DEFAULT_TIMEOUT_S.
+TIMEOUTS_S = {
+    "matmul": 600.0,
+    "memory_bandwidth": 300.0,
+    "h2d_bandwidth": 120.0,
+    "d2h_bandwidth": 120.0,
+    "train_cnn": 600.0,
+    "train_transformer": 600.0,
+    "dataloader": 300.0,
+    "disk_read": 300.0,
+    "allreduce": 300.0,
+}
+DEFAULT_TIMEOUT_S = 300.0
+PLAN_TIMEOUT_S = 30.0
+# The exit status a shell gives a command it could not run.
+NOT_STARTED = 127
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class SuiteOutcome:
+    """What a suite run gave: the worker's torch facts (or {"unavailable": why}), its results, whether it was
+    cancelled, how long it took, and the Python it ran in."""
+
+    torch: dict[str, Any]
+    results: tuple[BenchmarkResult, ...]
+    cancelled: bool
+    seconds: float
+    python: str = ""
+
+
+@dataclass
+class _Progress:
+    """Where a suite run stands, across the workers it needed."""
+
+    began: float
+    plan: list[str] = field(default_factory=list)
+    finished: list[str] = field(default_factory=list)
+    results: list[BenchmarkResult] = field(default_factory=list)
+    torch: dict[str, Any] | None = None
+    current: dict[str, Any] | None = None  # the start event of the benchmark running now
+    mark: float = 0.0  # when the current benchmark started, or its last figure arrived
+
+    def now(self) -> float:
+        return time.monotonic() - self.began
+
+    @property
+    def remaining(self) -> list[str]:
+        return [name for name in self.plan if name not in self.finished]
+
+
+def run_suite(
+    suite: str,
+    python: str | None = None,
+    only: Sequence[str] | None = None,
+    progress: Progress | None = None,
+    on_result: Callable[[BenchmarkResult], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    timeout_s: float | None = None,
+    worker: Path = WORKER,
+) -> SuiteOutcome:
+    """Run the quick or full suite (or `only` the benchmarks named) in `python` and collect the results.
+
+    `progress(done, total, what)` is called as each benchmark starts and at the end; `on_result` with each
+    result as it arrives; `cancelled()` is polled about every 50 ms. `timeout_s` replaces every benchmark's
+    default time-out. A worker failure never raises: it is a failed or skipped result with its reason.
+    """
+    python = python or chosen_python()
+    state = _Progress(time.monotonic())
+    asked = list(only) if only is not None else None
+
+    def record(result: BenchmarkResult) -> None:
+        state.results.append(result)
+        if on_result is not None:
+            on_result(result)
+
+    def tell(what: str) -> None:
+        if progress is not None:
+            progress(len(state.finished), max(len(state.plan), 1), what)
+
+    while True:
+        deadline = Deadline(STARTUP_TIMEOUT_S)
+        started_with = len(state.finished)
+        request = {"suite": suite, "only": state.remaining if state.plan else asked, "device": None}
+
+        def on_event(event: dict[str, Any], deadline: Deadline = deadline) -> None:
+            _handle(event, state, deadline, timeout_s, record, tell)
+
+        try:
+            ended = run_worker(worker, request, on_event, python, cancelled, deadline)
+        except OSError as exc:  # no such interpreter, or not executable
+            ended = WorkerExit(NOT_STARTED, "", (f"cannot run {python}: {exc}",), 0.0)
+            if not state.plan:
+                state.plan = _plan_from_here(worker, suite, asked)
+        if ended.stopped == "cancelled":
+            return SuiteOutcome(_torch(state, python, ended), tuple(state.results), True, state.now(), python)
+        if state.current is not None:  # it died, hung or ran out of memory in the middle of a benchmark
+            _fail_current(state, ended, timeout_s, record)
+        if state.torch is None or "unavailable" in state.torch or not state.remaining:
+            break
+        if len(state.finished) == started_with:  # a fresh worker that cannot even start the next one
+            _fail_current(state, ended, timeout_s, record, name=state.remaining[0])
+            if not state.remaining:
+                break
+    torch = _torch(state, python, ended)
+    if "unavailable" in torch:
+        for name in state.remaining:
+            record(_unrun(name, "skipped", str(torch["unavailable"]), state))
+            state.finished.append(name)
+    tell("done")
+    return SuiteOutcome(torch, tuple(state.results), False, round(state.now(), 3), python)
+
+
+def benchmark_names(worker: Path = WORKER) -> tuple[str, ...]:
+    """Every benchmark the worker knows (the full suite's plan), asked of it without importing torch."""
+    return tuple(_plan_from_here(worker, "full", None))
+
+
+def _handle(
+    event: dict[str, Any],
+    state: _Progress,
+    deadline: Deadline,
+    timeout_s: float | None,
+    record: Callable[[BenchmarkResult], None],
+    tell: Callable[[str], None],
+) -> None:
+    kind = event.get("event")
+    if kind == "plan" and not state.plan:
+        state.plan = [str(name) for name in event.get("benchmarks", [])]
+    elif kind == "torch" and state.torch is None:
+        state.torch = {k: v for k, v in event.items() if k != "event"}
+    elif kind == "start":
+        name = str(event.get("name", ""))
+        deadline.reset(timeout_s if timeout_s is not None else TIMEOUTS_S.get(name, DEFAULT_TIMEOUT_S))
+        state.current = event
+        state.mark = state.now()
+        tell(str(event.get("what") or name))
+    elif kind in ("result", "skipped", "error") and state.current is not None:
+        record(_result(event, state))
+        state.mark = state.now()
+    elif kind == "done" and state.current is not None:
+        state.finished.append(str(state.current.get("name", "")))
+        state.current = None
+        deadline.reset(STARTUP_TIMEOUT_S)  # between benchmarks: only a stuck worker waits this long
+
+
+def _result(event: dict[str, Any], state: _Progress) -> BenchmarkResult:
+    current = state.current or {}
+    status = {"result": "ok", "skipped": "skipped", "error": "failed"}[str(event["event"])]
+    value = event.get("value")
+    return BenchmarkResult(
+        name=str(event.get("name") or current.get("name", "")),
+        dtype=str(event.get("dtype") or ""),
+        device=str(event.get("device") or current.get("device", "")),
+        value=float(value) if isinstance(value, (int, float)) and status == "ok" else None,
+        unit=str(event.get("unit") or current.get("unit", "")),
+        status=status,
+        reason=str(event.get("reason") or event.get("message") or ""),
+        variant=str(event.get("variant") or ""),
+        detail=dict(event.get("detail") or {}),
+        started=round(state.mark, 3),
+        seconds=round(state.now() - state.mark, 3),
+    )
+
+
+def _fail_current(
+    state: _Progress,
+    ended: WorkerExit,
+    timeout_s: float | None,
+    record: Callable[[BenchmarkResult], None],
+    name: str | None = None,
+) -> None:
+    """The benchmark the worker was in when it stopped fails with the reason it stopped."""
+    current = state.current or {}
+    name = name or str(current.get("name", ""))
+    reason = ended.reason
+    if ended.stopped == "timeout":
+        reason = f"timed out after {ended.timeout_s:.0f} s"
+    elif ended.code == 0:
+        reason = "the worker exited in the middle of the benchmark" + (f": {reason}" if ended.stderr_tail else "")
+    record(_unrun(name, "failed", f"worker {reason}" if ended.code < 0 and not ended.stopped else reason, state))
+    state.finished.append(name)
+    state.current = None
+
+
+def _unrun(name: str, status: str, reason: str, state: _Progress) -> BenchmarkResult:
+    current = state.current or {}
+    device = str(current.get("device") or (state.torch or {}).get("device") or "")
+    return BenchmarkResult(
+        name,
+        "",
+        device,
+        None,
+        str(current.get("unit", "")),
+        status=status,
+        reason=reason,
+        started=round(state.mark, 3),
+        seconds=round(state.now() - state.mark, 3),
+    )
+
+
+def _torch(state: _Progress, python: str, ended: WorkerExit) -> dict[str, Any]:
+    if state.torch is not None:
+        return state.torch
+    if ended.stopped == "cancelled":
+        return unavailable("cancelled before torch was imported")
+    if ended.stopped == "timeout":
+        return unavailable(f"no answer from {python} within {ended.timeout_s:.0f} s (importing torch)")
+    if ended.code == NOT_STARTED and ended.seconds == 0.0:
+        return unavailable(ended.reason)
+    return unavailable(f"the worker in {python} stopped before importing torch: {ended.reason}")
+
+
+def _plan_from_here(worker: Path, suite: str, only: list[str] | None) -> list[str]:
+    """The suite's benchmark names, asked of the worker script in this interpreter (it answers before torch)."""
+    names: list[str] = []
+
+    def on_event(event: dict[str, Any]) -> None:
+        if event.get("event") == "plan":
+            names.extend(str(name) for name in event.get("benchmarks", []))
+
+    request = {"suite": suite, "only": only, "plan_only": True}
+    run_worker(worker, request, on_event, sys.executable, None, Deadline(PLAN_TIMEOUT_S))
+    return names

@@ -1,0 +1,76 @@
+"""`gpuconfig probe` end to end on this machine: a real worker process, real inventory, the history."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from gpuconfig.cli import main
+from gpuconfig.probe.history import ProbeHistory
+
+
+def test_quick_probe_writes_the_documented_json_and_keeps_the_run(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    assert main(["probe", "--quick", "--json", str(out), "--html", str(tmp_path / "out.html")]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert {"system", "devices", "benchmarks", "verdicts"} <= set(data)
+    assert data["system"]["cpu"]["logical_cores"] >= 1
+    for result in data["benchmarks"]:
+        assert {"name", "dtype", "device", "value", "unit"} <= set(result)
+    measured = {(r["name"], r["dtype"]) for r in data["benchmarks"] if r["status"] == "ok"}
+    assert {("matmul", "fp32"), ("memory_bandwidth", ""), ("train_cnn", "fp32"), ("disk_read", "")} <= measured
+    assert all(r["value"] > 0 for r in data["benchmarks"] if r["status"] == "ok")
+    assert data["verdicts"] and all(v["status"] in ("pass", "warn", "fail", "info") for v in data["verdicts"])
+    assert data["series"]["t"], "the live metrics recorded during the run are kept with it"
+    assert "<h1>gpuconfig probe" in (tmp_path / "out.html").read_text(encoding="utf-8")
+    runs = ProbeHistory.open_default().runs()
+    assert len(runs) == 1 and runs[0].suite == "quick"
+
+
+def a_python_with_a_broken_torch(folder: Path) -> Path:
+    """A virtual environment whose torch does not import, as after a wheel for the wrong CUDA."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    python = folder / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    package = Path(purelib) / "torch"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        'raise ImportError("libcudart.so.12: cannot open shared object file: No such file or directory")\n'
+    )
+    return python
+
+
+@pytest.mark.skipif(not sysconfig.get_platform().startswith("linux"), reason="venv layout of Linux")
+def test_a_broken_torch_fails_the_probe_with_exit_code_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    python = a_python_with_a_broken_torch(tmp_path / "venv")
+    assert main(["probe", "--quick", "--python", str(python), "--json", "-"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    verdict = next(v for v in data["verdicts"] if v["check"] == "PyTorch")
+    assert verdict["status"] == "fail" and "libcudart.so.12" in verdict["message"]
+    assert {r["status"] for r in data["benchmarks"]} == {"skipped"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["probe", "--python", "/no/such/python"], "--python /no/such/python: no such interpreter"),
+        (["probe", "--quick", "--full"], "not allowed with argument"),
+        (["probe", "--json", "/no/such/folder/out.json"], "the folder does not exist"),
+        (["probe", "--only", "matmul,warp_drive"], "unknown benchmark 'warp_drive'"),
+        (["probe", "--rate", "50"], "--rate 50: choose 1 to 10 samples a second"),
+    ],
+)
+def test_bad_probe_arguments_are_one_line_and_exit_2(argv: list[str], says: str) -> None:
+    run = subprocess.run([sys.executable, "-m", "gpuconfig", *argv], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert says in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
