@@ -124,16 +124,24 @@ def _descendants() -> set[int]:
     return {p.pid for p in psutil.Process().children(recursive=True)}
 
 
-def _alive(pids: list[int]) -> list[int]:
-    """Those of `pids` still running (a zombie has ended, it waits only to be reaped)."""
-    running = []
-    for pid in pids:
-        try:
-            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-                running.append(pid)
-        except psutil.NoSuchProcess:
-            continue
-    return running
+def _alive(pids: list[int], grace_s: float = 2.0) -> list[int]:
+    """Those of `pids` still running after `grace_s` (a zombie has ended, it waits only to be reaped).
+
+    SIGKILL is delivered at once but a process takes a moment to exit, above all an orphaned grandchild
+    on a busy machine: the grace is for the kernel, not for the runner.
+    """
+    deadline = time.monotonic() + grace_s
+    while True:
+        running = []
+        for pid in pids:
+            try:
+                if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                    running.append(pid)
+            except psutil.NoSuchProcess:
+                continue
+        if not running or time.monotonic() > deadline:
+            return running
+        time.sleep(0.02)
 
 
 def _group_members(pgid: int) -> list[int]:
