@@ -5,12 +5,11 @@ compared. PDF is the HTML printed by Qt's own PDF writer in the Probe tab.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from html import escape
 from pathlib import Path
 from typing import Any
 
+from gpuconfig.core.paths import write_text_atomic
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.probe.session import ProbeRun
 
@@ -24,25 +23,12 @@ th { background: #f6f8fa; } td.num { text-align: right; } .muted { color: #57606
 """
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write a whole file or nothing: a reader never sees half of it, a failed export leaves the old one."""
-    path = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def write_json(run: ProbeRun, path: Path) -> None:
-    write_atomic(path, json.dumps(run.record(), ensure_ascii=False, indent=2) + "\n")
+    write_text_atomic(path, json.dumps(run.record(), ensure_ascii=False, indent=2) + "\n")
 
 
 def write_html(run: ProbeRun, path: Path) -> None:
-    write_atomic(path, html(run))
+    write_text_atomic(path, html(run))
 
 
 def _value(result: BenchmarkResult) -> str:

@@ -14,7 +14,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from typing import Any
 import numpy as np
 import psutil  # type: ignore[import-untyped, unused-ignore]
 
+from gpuconfig.core.paths import write_text_atomic
 from gpuconfig.probe import nvml
 from gpuconfig.probe.model import Unavailable, is_unavailable
 
@@ -444,22 +444,9 @@ class Sampler:
         )
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file beside `path`, then replace: a reader never sees half a file."""
-    path = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def write_json(series: Series, path: Path) -> None:
     """Save `series` as JSON (`Series.record()`; NaN as null), atomically."""
-    _write_atomic(path, json.dumps(series.record(), ensure_ascii=False) + "\n")
+    write_text_atomic(path, json.dumps(series.record(), ensure_ascii=False) + "\n")
 
 
 def read_json(path: Path) -> Series:
@@ -484,4 +471,4 @@ def write_csv(series: Series, path: Path) -> None:
     for i, t in enumerate(series.t):
         cells = ["" if math.isnan(c[i]) else f"{c[i]:.6g}" for c in columns]
         writer.writerow([f"{t:.4f}", *cells, marks.get(i, "")])
-    _write_atomic(path, out.getvalue())
+    write_text_atomic(path, out.getvalue())

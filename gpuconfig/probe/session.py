@@ -107,7 +107,7 @@ def probe(
     return ProbeRun(
         started_at=started_at,
         suite=suite,
-        python=python or _default_python(),
+        python=outcome.python,
         host=platform.node(),
         system=system,
         devices=devices,
@@ -118,15 +118,3 @@ def probe(
         cancelled=outcome.cancelled,
         series=recorded,
     )
-
-
-def _default_python() -> str:
-    from gpuconfig.core.workload.runner import torch_python
-    from gpuconfig.core.workload.spec import WorkloadError
-
-    try:
-        return torch_python()
-    except WorkloadError:
-        import sys
-
-        return sys.executable

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gpuconfig.core.paths import user_data_dir
+from gpuconfig.core.paths import user_data_dir, write_text_atomic
 from gpuconfig.core.worker_process import TORCH_PYTHON_ENV, Deadline, has_torch_here, run_worker
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
@@ -136,11 +136,9 @@ def run_trace(
     runtime = next((e for e in lines if e.get("event") == "runtime"), {})
     trace = Trace(key, tuple(found), runtime, round(time.monotonic() - started, 2), depth)
     path = cache_dir() / f"{key}.json"
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(
-        json.dumps({"points": found, "runtime": runtime, "seconds": trace.seconds, "layers": depth}), encoding="utf-8"
+    write_text_atomic(
+        path, json.dumps({"points": found, "runtime": runtime, "seconds": trace.seconds, "layers": depth})
     )
-    temporary.replace(path)  # a reader never sees half a file
     return trace
 
 
