@@ -116,6 +116,9 @@ SAMPLE_CALLS: tuple[Call, ...] = (
     ("nvmlDeviceGetPcieThroughput", "NVML_PCIE_UTIL_RX_BYTES"),
     ("nvmlDeviceGetPcieThroughput", "NVML_PCIE_UTIL_TX_BYTES"),
     ("nvmlDeviceGetCurrentClocksEventReasons",),
+    # The link trains down when idle, so it is judged from what it runs at while a benchmark loads it.
+    ("nvmlDeviceGetCurrPcieLinkGeneration",),
+    ("nvmlDeviceGetCurrPcieLinkWidth",),
 )
 
 
@@ -380,6 +383,8 @@ def sample_from_raw(raw: Mapping[str, Any]) -> dict[str, Any]:
         "pcie_rx_mbs": _field(raw, ("nvmlDeviceGetPcieThroughput", "NVML_PCIE_UTIL_RX_BYTES"), _kib_to_mbs),
         "pcie_tx_mbs": _field(raw, ("nvmlDeviceGetPcieThroughput", "NVML_PCIE_UTIL_TX_BYTES"), _kib_to_mbs),
         "clocks_event_reasons": reasons,
+        "pcie_generation": _field(raw, ("nvmlDeviceGetCurrPcieLinkGeneration",), int),
+        "pcie_width": _field(raw, ("nvmlDeviceGetCurrPcieLinkWidth",), int),
     }
 
 

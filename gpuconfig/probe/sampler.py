@@ -46,6 +46,8 @@ _GPU_CHANNELS: tuple[tuple[str, str, str, Callable[[dict[str, Any]], Any]], ...]
     ("pcie_rx", "MB/s", "PCIe receive", lambda s: s["pcie_rx_mbs"]),
     ("pcie_tx", "MB/s", "PCIe transmit", lambda s: s["pcie_tx_mbs"]),
     ("throttle", "bitmask", "clock event reasons", lambda s: s["clocks_event_reasons"]["mask"]),
+    ("pcie_gen", "generation", "PCIe generation", lambda s: s["pcie_generation"]),
+    ("pcie_width", "lanes", "PCIe width", lambda s: s["pcie_width"]),
 )
 
 

