@@ -3,12 +3,12 @@
 Run as `python worker.py` in whichever Python the user chose (it needs only torch and imports nothing from
 gpuconfig). It reads one JSON request on stdin and writes JSON lines on stdout:
 
-    {"suite": "quick" | "full", "only": [names] | null, "device": null | "cpu" | "cuda:0",
+    {"suite": "quick" | "full", "only": [names] | null, "device": null (every GPU in turn, or the CPU) | "cuda:1",
      "disk_bytes": optional, "disk_dir": optional, "plan_only": optional}
 
     {"event": "plan", "suite": "quick", "benchmarks": ["matmul", ...]}        before torch is imported
     {"event": "torch", "version": ..., "cuda": ..., "devices": [...], ...}  or {"event": "torch", "unavailable": why}
-    {"event": "start", "name", "index", "total", "what", "device", "unit"}
+    {"event": "start", "name", "index", "total", "what", "device", "unit"}    per device for one GPU's figures
     {"event": "result", "name", "dtype", "device", "value", "unit", "variant", "detail"}   one or more
     {"event": "skipped", "name", "dtype", "device", "unit", "reason"}      a figure this device cannot give
     {"event": "error", "name", "dtype", "device", "unit", "message"}       a figure that raised; the suite goes on
@@ -27,7 +27,7 @@ import gc
 import json
 import math
 import os
-import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -50,7 +50,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "train_transformer": ("Training step of a small transformer, with and without AMP and checkpointing", "samples/s"),
     "dataloader": ("DataLoader throughput against num_workers", "samples/s"),
     "disk_read": ("Disk sequential read of a file not in the page cache", "MB/s"),
-    "allreduce": ("All-reduce bus bandwidth between processes (torch.distributed)", "GB/s"),
+    "allreduce": ("All-reduce bus bandwidth between ranks started by torchrun", "GB/s"),
 }
 SUITES: dict[str, tuple[str, ...]] = {
     "quick": tuple(name for name in BENCHMARKS if name != "allreduce"),
@@ -125,7 +125,10 @@ def read_request(events: Events) -> dict[str, Any]:
     return request
 
 
-if __name__ == "__main__":
+# Set for the ranks torchrun starts for the all-reduce benchmark: they run `allreduce_rank`, not the suite.
+RANK_ARGUMENTS = "GPUCONFIG_ALLREDUCE"
+
+if __name__ == "__main__" and not os.environ.get(RANK_ARGUMENTS):
     # Events go to the real stdout; anything else printing (libraries, C code, child processes) goes to stderr.
     EVENTS = Events(os.fdopen(os.dup(1), "w", encoding="utf-8"))
     os.dup2(2, 1)
@@ -145,7 +148,7 @@ try:
     from torch.utils.checkpoint import checkpoint
     from torch.utils.data import DataLoader, Dataset
 except Exception as exc:  # ImportError, or a broken install raising OSError or RuntimeError
-    if __name__ != "__main__":
+    if __name__ != "__main__" or os.environ.get(RANK_ARGUMENTS):
         raise
     reason = f"{type(exc).__name__}: {exc}".strip().splitlines()[0]
     EVENTS.emit({"event": "torch", "unavailable": f"no torch in {sys.executable}: {reason}"})
@@ -816,7 +819,11 @@ def _mount_of(folder: Path) -> tuple[str, str, str]:
 
 
 def allreduce(run: Run, events: Events) -> None:
-    """All-reduce bus bandwidth, reported as nccl-tests does: busbw = algbw x 2(n-1)/n (doc/PERFORMANCE.md)."""
+    """All-reduce bus bandwidth, reported as nccl-tests does: busbw = algbw x 2(n-1)/n (doc/PERFORMANCE.md).
+
+    The ranks are started by torchrun (torch.distributed.run, standalone rendezvous), as a multi-GPU
+    training job is: NCCL over every GPU torch sees, or gloo between two CPU processes.
+    """
     if run.cuda:
         world, backend = torch.cuda.device_count(), "nccl"
         if world < 2 or not dist.is_nccl_available():
@@ -827,15 +834,21 @@ def allreduce(run: Run, events: Events) -> None:
         world, backend = 2, "gloo"
         sizes = [1 * MIB, 16 * MIB, 64 * MIB]
     iterations = 10
-    context = torch_mp.get_context("spawn")
-    queue = context.SimpleQueue()
-    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo0" if sys.platform == "darwin" else "lo")
-    arguments = (world, _free_port(), backend, sizes, iterations, queue)
-    torch_mp.spawn(_allreduce_rank, arguments, nprocs=world, join=True)  # type: ignore[attr-defined,no-untyped-call]
+    env = {**os.environ, RANK_ARGUMENTS: json.dumps({"backend": backend, "sizes": sizes, "iterations": iterations})}
+    env.setdefault("GLOO_SOCKET_IFNAME", "lo0" if sys.platform == "darwin" else "lo")
+    env.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 2) // world)))
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc-per-node={world}"]
+    command += ["--max-restarts=0", "--monitor-interval=0.5", str(Path(__file__).resolve())]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False)
     timings: dict[int, float] = {}
-    while not queue.empty():
-        size, seconds = queue.get()
-        timings[size] = seconds
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            row = json.loads(line)
+            timings[int(row["bytes"])] = float(row["seconds"])
+    if done.returncode != 0 or not timings:
+        lines = [line for line in done.stderr.splitlines() if line.strip() and "Warning" not in line]
+        why = lines[-1].strip() if lines else f"exit code {done.returncode}"
+        raise RuntimeError(f"torchrun with {world} {backend} ranks failed: {why[:300]}")
     by_size = {}
     for size, seconds in sorted(timings.items()):
         algbw = size / seconds / 1e9
@@ -846,6 +859,7 @@ def allreduce(run: Run, events: Events) -> None:
         by_size[largest]["busbw_gbs"],
         backend,
         processes=world,
+        launcher="torchrun --standalone",
         bytes=int(largest),
         iterations=iterations,
         by_size=by_size,
@@ -853,36 +867,32 @@ def allreduce(run: Run, events: Events) -> None:
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _allreduce_rank(
-    rank: int, world: int, port: int, backend: str, sizes: list[int], iterations: int, queue: Any
-) -> None:
-    dist.init_process_group(backend, init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world)
-    device = torch.device("cuda", rank) if backend == "nccl" else torch.device("cpu")
+def allreduce_rank(arguments: dict[str, Any]) -> int:
+    """One torchrun rank: time all_reduce per size; rank 0 prints {"bytes", "seconds"} lines."""
+    backend = str(arguments["backend"])
+    rank, local = int(os.environ["RANK"]), int(os.environ.get("LOCAL_RANK", "0"))
+    dist.init_process_group(backend)  # env:// from torchrun: MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE
+    device = torch.device("cuda", local) if backend == "nccl" else torch.device("cpu")
     if device.type == "cuda":
         torch.cuda.set_device(device)
     try:
-        for size in sizes:
-            tensor = torch.ones(size // 4, device=device)
+        for size in arguments["sizes"]:
+            tensor = torch.ones(int(size) // 4, device=device)
             for _ in range(2):
                 dist.all_reduce(tensor)
             synchronize(device)
             dist.barrier()
             began = time.perf_counter()
-            for _ in range(iterations):
+            for _ in range(int(arguments["iterations"])):
                 dist.all_reduce(tensor)
             synchronize(device)
-            seconds = (time.perf_counter() - began) / iterations
+            seconds = (time.perf_counter() - began) / int(arguments["iterations"])
             if rank == 0:
-                queue.put((size, seconds))
+                sys.stdout.write(json.dumps({"bytes": int(size), "seconds": seconds}) + "\n")
+                sys.stdout.flush()
     finally:
         dist.destroy_process_group()
+    return 0
 
 
 # --- the worker -----------------------------------------------------------------------------------------
@@ -979,30 +989,43 @@ def device_problem(device: torch.device) -> str:
     return ""
 
 
+# Figures of one GPU: on a machine with several, each GPU is measured in turn. The rest measure the host
+# (data loading, disk) or all GPUs together (all-reduce) and run once.
+PER_DEVICE = ("matmul", "memory_bandwidth", "h2d_bandwidth", "d2h_bandwidth", "train_cnn", "train_transformer")
+
+
+def devices_to_measure(asked: str | None) -> list[torch.device]:
+    """The device asked for; otherwise every CUDA device torch sees, or the CPU."""
+    if asked or not torch.cuda.is_available() or torch.cuda.device_count() < 2:
+        return [choose_device(asked)]
+    return [torch.device("cuda", index) for index in range(torch.cuda.device_count())]
+
+
 def main(request: dict[str, Any], events: Events) -> int:
     suite = str(request.get("suite") or "quick")
     names = plan(suite, request.get("only"))
-    device = choose_device(request.get("device"))
-    events.emit(torch_facts(device))
-    problem = device_problem(device)
+    devices = devices_to_measure(request.get("device"))
+    events.emit(torch_facts(devices[0]))
     torch.manual_seed(0)
-    run = Run(suite, device, request)
     for index, name in enumerate(names):
-        events.name, events.device = name, str(device)
         what, unit = BENCHMARKS.get(name, (name, ""))
-        start = {"event": "start", "name": name, "index": index, "total": len(names), "what": what}
-        events.emit({**start, "device": str(device), "unit": unit})
-        try:
-            if name not in RUNNERS:
-                raise LookupError(f"no benchmark named {name!r}; known: {', '.join(BENCHMARKS)}")
-            if problem:
-                raise RuntimeError(problem)
-            with _quiet_warnings():
-                RUNNERS[name](run, events)
-        except Exception as exc:
-            events.error(exc)
-        if not problem:
-            release_memory(device)
+        for device in devices if name in PER_DEVICE else devices[:1]:
+            events.name, events.device = name, str(device)
+            shown = f"{what} ({device})" if len(devices) > 1 and name in PER_DEVICE else what
+            start = {"event": "start", "name": name, "index": index, "total": len(names), "what": shown}
+            events.emit({**start, "device": str(device), "unit": unit})
+            problem = device_problem(device)
+            try:
+                if name not in RUNNERS:
+                    raise LookupError(f"no benchmark named {name!r}; known: {', '.join(BENCHMARKS)}")
+                if problem:
+                    raise RuntimeError(problem)
+                with _quiet_warnings():
+                    RUNNERS[name](Run(suite, device, request), events)
+            except Exception as exc:
+                events.error(exc)
+            if not problem:
+                release_memory(device)
         events.emit({"event": "done", "name": name})
     return 0
 
@@ -1017,4 +1040,6 @@ def _quiet_warnings() -> Iterator[None]:
 
 
 if __name__ == "__main__":
+    if os.environ.get(RANK_ARGUMENTS):
+        sys.exit(allreduce_rank(json.loads(os.environ[RANK_ARGUMENTS])))
     sys.exit(main(REQUEST, EVENTS))

@@ -84,10 +84,12 @@ def test_dataloader_and_disk_on_this_cpu() -> None:
     assert isinstance(disk.detail["cache_dropped"], bool) and disk.detail["cache"]
 
 
-def test_all_reduce_bus_bandwidth_between_two_cpu_processes() -> None:
+def test_all_reduce_bus_bandwidth_between_two_cpu_ranks_started_by_torchrun() -> None:
     outcome = run_suite("full", only=["allreduce"])
     (result,) = ok(outcome, "allreduce")
     assert result.variant == "gloo" and result.detail["processes"] == 2 and result.unit == "GB/s"
+    assert result.detail["launcher"] == "torchrun --standalone"
+    assert set(result.detail["by_size"]) == {str(2**20), str(16 * 2**20), str(64 * 2**20)}
     largest = result.detail["by_size"][str(result.detail["bytes"])]
     assert result.value == pytest.approx(largest["algbw_gbs"] * 2 * (2 - 1) / 2, rel=0.01)
 
