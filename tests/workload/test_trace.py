@@ -74,6 +74,15 @@ def test_json_has_every_key_and_exact_parameter_count(tiny_llama: Path) -> None:
     assert 0 <= memory["optimizer"] - 8 * record["params"] < 2 * 512 * 32
     parts = sum(memory[k] for k in ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"))
     assert memory["peak"] == parts
+    lines = {line["name"]: line for line in memory["overheads"]}
+    assert memory["overhead"] == sum(line["bytes"] for line in lines.values())
+    if sys.platform.startswith("linux"):  # glibc: the heap is replayed, and its measured fragmentation added
+        from gpuconfig.core.workload.estimate import FRAGMENTATION, heap_fragmentation
+
+        share = heap_fragmentation()
+        assert share is not None, "catalog/cpu_heap.toml is written by benchmarks/estimate_accuracy_cpu.py"
+        assert lines[FRAGMENTATION]["bytes"] == pytest.approx(share[0] * memory["activations"], abs=2)
+        assert "estimate_accuracy_cpu" in lines[FRAGMENTATION]["source"]
 
 
 def test_zoo_model_parameter_count_matches_the_real_model() -> None:
