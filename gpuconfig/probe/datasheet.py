@@ -78,6 +78,7 @@ def _database() -> Any | None:
         return None
 
 
+@cache
 def version() -> str:
     try:
         from importlib.metadata import version as dist_version

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QObject, QThread, Signal
 
 from gpuconfig.core.workload.runner import TraceCancelled, TraceFailed
 from gpuconfig.core.workload.spec import WorkloadError
@@ -72,3 +72,35 @@ class BackgroundJob(QThread):
 
     def _progress(self, done: int, total: int, what: str) -> None:
         self.progressed.emit(self, done, total, what)
+
+
+class Jobs(QObject):
+    """The live jobs of a panel: each kept from `start` until its thread has ended, then released.
+
+    A QObject of the GUI thread, so a job's `ended` (emitted on the job's own thread) is handled here
+    after the job's work has returned, where waiting for its thread takes microseconds.
+    """
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._live: set[BackgroundJob] = set()
+
+    def start(self, job: BackgroundJob) -> None:
+        job.ended.connect(self._release)
+        self._live.add(job)
+        job.start()
+
+    def __bool__(self) -> bool:
+        return bool(self._live)
+
+    def shutdown(self, wait_ms: int) -> None:
+        """Cancel every job, then wait up to `wait_ms` for each thread."""
+        for job in list(self._live):
+            job.cancel()
+        for job in list(self._live):
+            job.wait(wait_ms)
+
+    def _release(self, job: BackgroundJob) -> None:
+        job.wait()
+        self._live.discard(job)
+        job.deleteLater()

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuconfig.probe.model import BenchmarkResult
-from gpuconfig.ui.background import BackgroundJob, one_line
+from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
 from gpuconfig.ui.live_plot import LivePlot
 from gpuconfig.ui.probe_results import HistoryPanel, InventoryTree, RunView, write_pdf
 from gpuconfig.ui.theme import Colors, mark
@@ -99,7 +99,7 @@ class ProbeTab(QWidget):
         self._job: BackgroundJob | None = None  # the run in progress
         self._inventory_job: BackgroundJob | None = None
         self._sampler_job: BackgroundJob | None = None
-        self._jobs: set[BackgroundJob] = set()
+        self._jobs = Jobs(self)
         self._phase = ""
         self._unnamed_mark: tuple[float, str] | None = None  # the phase mark no result has named yet
         self._live_mark_names: dict[tuple[float, str], str] = {}
@@ -305,10 +305,7 @@ class ProbeTab(QWidget):
 
     def shutdown(self, wait_ms: int = 10_000) -> None:
         """Cancel everything, wait for the threads, stop the sampler (closing the window calls this)."""
-        for job in list(self._jobs):
-            job.cancel()
-        for job in list(self._jobs):
-            job.wait(wait_ms)
+        self._jobs.shutdown(wait_ms)
         self._stop_sampling()
         if self._history is not None:
             self._history.close()
@@ -500,9 +497,7 @@ class ProbeTab(QWidget):
     # -- the run ----------------------------------------------------------------------------------
 
     def _start(self, job: BackgroundJob) -> None:
-        job.ended.connect(self._on_ended)
-        self._jobs.add(job)
-        job.start()
+        self._jobs.start(job)
 
     def _on_progress(self, job: BackgroundJob, done: int, total: int, what: str) -> None:
         self._show_busy(what, done, total)
@@ -555,11 +550,6 @@ class ProbeTab(QWidget):
     def _after_run(self) -> None:
         if not self.isVisible():
             self._stop_sampling()
-
-    def _on_ended(self, job: BackgroundJob) -> None:
-        job.wait()  # its work has returned: the thread is finishing, this takes microseconds
-        self._jobs.discard(job)
-        job.deleteLater()
 
     def _show_busy(self, text: str, done: int, total: int) -> None:
         self.progress.setRange(0, total)  # 0..0: busy without a count yet

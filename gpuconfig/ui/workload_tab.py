@@ -33,7 +33,7 @@ from gpuconfig.core.workload.estimate import Fitted, GpuSpec
 from gpuconfig.core.workload.models import ModelSource, resolve_model
 from gpuconfig.core.workload.runner import trace_settings
 from gpuconfig.core.workload.spec import Workload, WorkloadError
-from gpuconfig.ui.background import BackgroundJob, one_line
+from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
 from gpuconfig.ui.technique_table import TechniquesPanel
 from gpuconfig.ui.theme import Colors, mark
 from gpuconfig.ui.workload_answer import AnswerView
@@ -66,7 +66,7 @@ class WorkloadTab(QWidget):
         self._gpus: dict[str, GpuSpec] = {}
         self._failed: dict[TraceKey, str] = {}
         self._cancelled_key: TraceKey | None = None
-        self._jobs: set[BackgroundJob] = set()
+        self._jobs = Jobs(self)
         self._prepare: tuple[BackgroundJob, TraceKey, str] | None = None  # job, key, model name
         self._advice: tuple[BackgroundJob, Any] | None = None  # job, key
         self._advice_cache: dict[Any, list[Option]] = {}
@@ -211,10 +211,7 @@ class WorkloadTab(QWidget):
         if self._save_timer.isActive():
             self._save_timer.stop()
             self._save()
-        for job in list(self._jobs):
-            job.cancel()
-        for job in list(self._jobs):
-            job.wait(wait_ms)
+        self._jobs.shutdown(wait_ms)
 
     def apply_colors(self, colors: Colors) -> None:
         self.colors = colors
@@ -323,9 +320,7 @@ class WorkloadTab(QWidget):
         job.progressed.connect(self._on_progress)
         job.succeeded.connect(self._on_succeeded)
         job.failed.connect(self._on_failed)
-        job.ended.connect(self._on_ended)
-        self._jobs.add(job)
-        job.start()
+        self._jobs.start(job)
 
     def _cancel_jobs(self) -> None:
         if self._prepare is not None:
@@ -401,12 +396,6 @@ class WorkloadTab(QWidget):
             if self.answer is not None:
                 self.panel.show_options(self.answer, self.panel.options, pending=False)
             self._show_idle(self.tr("Could not compare the techniques: {error}").format(error=message))
-
-    def _on_ended(self, job: BackgroundJob) -> None:
-        # A job ends cancelled only when this tab asked and has moved on: nothing more to show for it.
-        job.wait()  # its work has returned: the thread is finishing, this takes microseconds
-        self._jobs.discard(job)
-        job.deleteLater()
 
     # -- showing ----------------------------------------------------------------------------------
 
