@@ -189,16 +189,15 @@ def _cmd_catalog_rate(args: argparse.Namespace) -> int:
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
-    from dataclasses import fields
 
     from gpuconfig.core.units import format_bytes
     from gpuconfig.core.workload.advice import advise, option_record
     from gpuconfig.core.workload.answer import answer_from_fit, answer_record, gpu_spec, prepare
     from gpuconfig.core.workload.runner import TraceFailed
-    from gpuconfig.core.workload.spec import Workload, WorkloadError
+    from gpuconfig.core.workload.spec import WorkloadError
 
+    workload = _workload(args)
     try:
-        workload = Workload(**{f.name: getattr(args, f.name) for f in fields(Workload)})
         gpu = gpu_spec(_store(), args.gpu) if args.gpu else None
 
         def progress(done: int, total: int, what: str) -> None:
@@ -213,10 +212,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     except WorkloadError as exc:
         raise UsageError(str(exc)) from exc
     except TraceFailed as exc:
-        if exc.kind in ("model", "input", "unsupported"):
-            raise UsageError(str(exc)) from exc
-        print(f"gpuconfig: trace failed: {exc}", file=sys.stderr)
-        return EXIT_VERDICT_FAILED
+        return _trace_failed(exc)
     record = answer_record(answer)
     if gpu is not None:
         fitting = [o for o in options if o.fits]
@@ -325,6 +321,176 @@ def _cmd_probe(args: argparse.Namespace) -> int:
     return EXIT_VERDICT_FAILED if run.failed else EXIT_OK
 
 
+def _trace_failed(exc: Any) -> int:
+    """A trace that failed on the user's input is bad input (exit 2); one that crashed is a failure (exit 1)."""
+    if exc.kind in ("model", "input", "unsupported"):
+        raise UsageError(str(exc)) from exc
+    print(f"gpuconfig: trace failed: {exc}", file=sys.stderr)
+    return EXIT_VERDICT_FAILED
+
+
+def _workload_options(p: argparse.ArgumentParser) -> None:
+    """The workload flags `estimate` and `recommend` share."""
+    from gpuconfig.core.workload.spec import DEVICES, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS
+
+    p.add_argument("--model", required=True, help="a built-in model id, a config.json or a .py file")
+    p.add_argument("--task", default="finetune", choices=list(TASKS))
+    p.add_argument("--batch", type=int, default=1, help="micro-batch per device")
+    p.add_argument("--seq", type=int, help="sequence length (prompt, for inference) or image side")
+    p.add_argument("--generate", type=int, default=0, help="tokens generated per sequence (inference)")
+    p.add_argument("--precision", default="amp_bf16", choices=list(PRECISIONS))
+    p.add_argument("--optimizer", default="adamw", choices=list(OPTIMIZERS))
+    p.add_argument("--checkpointing", action="store_true", help="activation checkpointing")
+    p.add_argument("--grad-accum", type=int, default=1, dest="grad_accum")
+    p.add_argument("--gpus", type=int, default=1)
+    p.add_argument("--strategy", default="ddp", choices=list(STRATEGIES))
+    p.add_argument("--device", default="cuda", choices=list(DEVICES))
+    p.add_argument("--lora-rank", type=int, default=16, dest="lora_rank")
+
+
+def _workload(args: argparse.Namespace) -> Any:
+    from dataclasses import fields
+
+    from gpuconfig.core.workload.spec import Workload, WorkloadError
+
+    try:
+        return Workload(**{f.name: getattr(args, f.name) for f in fields(Workload)})
+    except WorkloadError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def _cmd_recommend(args: argparse.Namespace) -> int:
+    from gpuconfig.core.build.rules import RulesError, build_rules
+    from gpuconfig.core.money import format_money
+    from gpuconfig.core.planner.recommend import Constraints, PlanError, recommend
+    from gpuconfig.core.planner.records import plan_record
+    from gpuconfig.core.workload.answer import prepare
+    from gpuconfig.core.workload.runner import TraceFailed
+    from gpuconfig.core.workload.spec import WorkloadError
+
+    workload = _workload(args)
+    store = _store()
+    try:
+        rules = build_rules()
+        if args.circuit not in rules.circuits:
+            raise UsageError(f"--circuit: {args.circuit!r} is not one of {', '.join(rules.circuits)}")
+        unknown = [i for i in args.own if store.part(i) is None]
+        if unknown:
+            raise UsageError(f"--own: {unknown[0]!r} is not in the catalog")
+        constraints = Constraints(
+            budget=args.budget,
+            currency=args.currency,
+            rent=args.rent,
+            form=args.form,
+            max_gpus=args.max_gpus,
+            circuit=args.circuit,
+            owned=tuple(args.own),
+            samples=args.samples,
+            electricity_per_kwh=args.electricity,
+            dataset_gb=args.dataset_gb,
+        )
+        source, fitted, _ = prepare(workload)
+    except (PlanError, WorkloadError, RulesError) as exc:
+        raise UsageError(str(exc)) from exc
+    except TraceFailed as exc:
+        return _trace_failed(exc)
+    kinds = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "cloud")
+    parts = [p for kind in kinds for p in store.parts(kind)]
+    plan = recommend(source, fitted, workload, constraints, parts, rules, store.exchange_rate(), store.part)
+    if args.json:
+        _print_json(plan_record(plan))
+        return EXIT_OK
+    cur = args.currency
+    if plan.shortfall is not None:
+        print(plan.shortfall.message)
+    rows = []
+    for c in plan.candidates[: args.top]:
+        o = c.option
+        speed = f"{o.throughput:,.0f}" if o.throughput is not None else "unknown"
+        rows.append(
+            [
+                f"{o.count} x {o.gpu.name}",
+                o.strategy,
+                format_money(c.cost, cur),
+                speed,
+                f"{o.peak_bytes / 1024**3:.1f}/{o.gpu.memory_bytes / 1024**3:.0f} GiB",
+                f"{c.wall_w} W",
+                "yes" if c.pareto else "",
+            ]
+        )
+    if rows:
+        unit = "tokens/s" if plan.candidates[0].option.tokens_per_s is not None else "samples/s"
+        print(_table(["GPUs", "strategy", "cost", unit, "peak/GPU", "wall", "Pareto"], rows))
+        best = plan.candidates[0]
+        print(f"\nbest per {format_money(1000, cur)}: {best.build.name}")
+        for line in best.build.lines:
+            part = store.part(line.part_id)
+            print(f"  {line.count} x {part.name if part else line.part_id}")
+    for r in plan.rentals[: args.top]:
+        speed = f"{r.option.samples_per_s:,.2f} samples/s" if r.option.samples_per_s else "speed unknown"
+        print(f"rent: {r.nodes} x {r.instance.name}, {format_money(r.hourly, cur)}/h, {speed}")
+    if plan.break_even is not None:
+        print(plan.break_even.message)
+    for note in plan.notes:
+        print(f"note: {note}")
+    return EXIT_OK
+
+
+def _cmd_build_check(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from gpuconfig.core.build.check import check
+    from gpuconfig.core.build.model import BuildError, read_build, resolve, totals
+    from gpuconfig.core.build.power import power_budget
+    from gpuconfig.core.build.rules import RulesError, build_rules
+    from gpuconfig.core.money import format_money
+    from gpuconfig.core.planner.records import check_record
+
+    store = _store()
+    try:
+        build = read_build(Path(args.file))
+        if args.circuit:
+            build = replace(build, circuit=args.circuit)
+        rules = build_rules()
+        if build.circuit not in rules.circuits:
+            raise UsageError(f"circuit: {build.circuit!r} is not one of {', '.join(rules.circuits)}")
+        resolved = resolve(build, store.part)
+    except (BuildError, RulesError) as exc:
+        raise UsageError(str(exc)) from exc
+    problems = check(resolved, rules, arch_check=_arch_check())
+    currency = args.currency or build.currency
+    total = totals(resolved, currency, store.exchange_rate())
+    budget = power_budget(resolved, rules, build.circuit)
+    record = check_record(resolved, total, budget, problems)
+    if args.json:
+        _print_json(record)
+    else:
+        print(
+            f"{build.name}: {format_money(total.amount, currency)}"
+            + (f" (no price for {', '.join(total.unpriced)})" if total.unpriced else "")
+        )
+        for item in resolved.items:
+            print(f"  {item.count} x {item.part.name} ({item.kind})")
+        print(
+            f"power: {budget.sustained_w} W sustained, supply needs {budget.required_w} W"
+            + (f", has {budget.psu_w} W" if budget.psu_w else "")
+            + (
+                f", about {budget.wall_w} W at the wall ({budget.circuit.label}: {budget.circuit.watts} W)"
+                if budget.wall_w
+                else ""
+            )
+        )
+        for p in problems:
+            print(f"{p.severity.upper():5s} {p.rule}: {p.message}" + (f" Fix: {p.fix}" if p.fix else ""))
+        print(f"verdict: {record['verdict']}")
+    return EXIT_VERDICT_FAILED if record["verdict"] == "fail" else EXIT_OK
+
+
+def _arch_check() -> Any:
+    """The PyTorch-wheel rule for each GPU, when the setup guide's tables are available."""
+    return None
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one line, exit 2, as for every other bad input
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message}\n")
@@ -370,26 +536,40 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true")
     check.set_defaults(handler=_cmd_catalog_check)
 
-    from gpuconfig.core.workload.spec import DEVICES, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS
-
     estimate = commands.add_parser("estimate", help="memory and time of a training or inference workload")
-    estimate.add_argument("--model", required=True, help="a built-in model id, a config.json or a .py file")
-    estimate.add_argument("--task", default="finetune", choices=list(TASKS))
-    estimate.add_argument("--batch", type=int, default=1, help="micro-batch per device")
-    estimate.add_argument("--seq", type=int, help="sequence length (prompt, for inference) or image side")
-    estimate.add_argument("--generate", type=int, default=0, help="tokens generated per sequence (inference)")
-    estimate.add_argument("--precision", default="amp_bf16", choices=list(PRECISIONS))
-    estimate.add_argument("--optimizer", default="adamw", choices=list(OPTIMIZERS))
-    estimate.add_argument("--checkpointing", action="store_true", help="activation checkpointing")
-    estimate.add_argument("--grad-accum", type=int, default=1, dest="grad_accum")
-    estimate.add_argument("--gpus", type=int, default=1)
-    estimate.add_argument("--strategy", default="ddp", choices=list(STRATEGIES))
-    estimate.add_argument("--device", default="cuda", choices=list(DEVICES))
+    _workload_options(estimate)
     estimate.add_argument("--gpu", metavar="CATALOG_ID", help="the GPU to check the fit and time against")
-    estimate.add_argument("--lora-rank", type=int, default=16, dest="lora_rank")
     estimate.add_argument("--no-cache", action="store_true", help="trace again even if a cached trace exists")
     estimate.add_argument("--json", action="store_true")
     estimate.set_defaults(handler=_cmd_estimate)
+
+    from gpuconfig.core.build.model import DEFAULT_CIRCUIT
+    from gpuconfig.core.planner.recommend import FORMS
+
+    recommend = commands.add_parser("recommend", help="ranked, priced and checked builds for a workload and budget")
+    _workload_options(recommend)
+    recommend.add_argument("--budget", type=float, metavar="AMOUNT", help="the most the machine may cost")
+    recommend.add_argument("--currency", choices=CURRENCIES, default="USD")
+    recommend.add_argument("--rent", action="store_true", help="also rent: the catalog's cloud instances")
+    recommend.add_argument("--form", choices=FORMS, default="tower")
+    recommend.add_argument("--max-gpus", type=int, default=8, dest="max_gpus", help="GPUs in one machine (1-8)")
+    recommend.add_argument("--circuit", default=DEFAULT_CIRCUIT, help="the wall circuit (see build_rules.toml)")
+    recommend.add_argument("--own", action="append", default=[], metavar="CATALOG_ID", help="a part you already have")
+    recommend.add_argument("--samples", type=float, help="samples the job processes (dataset size x epochs)")
+    recommend.add_argument("--electricity", type=float, metavar="PRICE_PER_KWH", help="in --currency")
+    recommend.add_argument("--dataset-gb", type=int, default=0, dest="dataset_gb", help="dataset size on disk")
+    recommend.add_argument("--top", type=int, default=5, help="candidates to print (text output)")
+    recommend.add_argument("--json", action="store_true")
+    recommend.set_defaults(handler=_cmd_recommend, no_cache=False)
+
+    build = commands.add_parser("build", help="check a build file")
+    build_actions = build.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
+    build_check = build_actions.add_parser("check", help="every compatibility and power rule, with fixes")
+    build_check.add_argument("file", metavar="FILE.json")
+    build_check.add_argument("--currency", choices=CURRENCIES, help="the currency of the totals")
+    build_check.add_argument("--circuit", help="the wall circuit (default: the file's, else " + DEFAULT_CIRCUIT + ")")
+    build_check.add_argument("--json", action="store_true")
+    build_check.set_defaults(handler=_cmd_build_check)
 
     probe = commands.add_parser("probe", help="inventory, benchmarks and a verdict for this machine")
     suite = probe.add_mutually_exclusive_group()

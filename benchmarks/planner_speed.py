@@ -1,0 +1,94 @@
+"""How fast the planner answers over the whole catalog, once the workload is traced.
+
+    python benchmarks/planner_speed.py     # target: under 200 ms per plan
+
+For each workload the trace is made (or read from cache) first; then recommend() is timed over every GPU
+model, count and data-parallel strategy in the catalog, the platform search around each, the full
+compatibility check of every candidate, and every cloud instance (with --rent), each run from a fresh
+planner (nothing cached between runs).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from machine import machine
+
+RUNS = 20
+CASES = (
+    (
+        "llama-3-8b LoRA seq 2048, bf16, checkpointing, $3000, rent",
+        {"model": "llama-3-8b", "task": "lora", "seq": 2048, "precision": "bf16", "checkpointing": True},
+        {"budget": 3000.0, "rent": True},
+    ),
+    (
+        "llama-3-8b LoRA seq 2048, no budget, rent",
+        {"model": "llama-3-8b", "task": "lora", "seq": 2048, "precision": "bf16", "checkpointing": True},
+        {"rent": True},
+    ),
+    (
+        "llama-3-70b full fine-tune seq 2048, $3000 (shortfall)",
+        {"model": "llama-3-70b", "task": "finetune", "seq": 2048},
+        {"budget": 3000.0},
+    ),
+    ("gpt2 fine-tune, CNY, rent", {"model": "gpt2", "task": "finetune", "batch": 8}, {"currency": "CNY", "rent": True}),
+)
+
+
+def main() -> int:
+    os.environ.setdefault("GPUCONFIG_DATA_DIR", tempfile.mkdtemp(prefix="gpuconfig-planner-"))
+    from gpuconfig.core.build.rules import build_rules
+    from gpuconfig.core.catalog.store import open_default_store
+    from gpuconfig.core.planner.recommend import Constraints, recommend
+    from gpuconfig.core.workload.answer import prepare
+    from gpuconfig.core.workload.spec import Workload
+
+    store = open_default_store()
+    kinds = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "cloud")
+    parts = [p for kind in kinds for p in store.parts(kind)]
+    rows = []
+    for label, workload_fields, limits in CASES:
+        workload = Workload(**workload_fields)  # type: ignore[arg-type]
+        source, fitted, _ = prepare(workload)
+        constraints = Constraints(**limits)  # type: ignore[arg-type]
+        times = []
+        for _ in range(RUNS):
+            t0 = time.perf_counter()
+            plan = recommend(
+                source, fitted, workload, constraints, parts, build_rules(), store.exchange_rate(), store.part
+            )
+            times.append(time.perf_counter() - t0)
+        rows.append(
+            {
+                "case": label,
+                "catalog_parts": len(parts),
+                "gpu_choices_considered": plan.considered,
+                "candidates": len(plan.candidates),
+                "rentals": len(plan.rentals),
+                "shortfall": plan.shortfall is not None,
+                "median_ms": round(1000 * statistics.median(times), 2),
+                "max_ms": round(1000 * max(times), 2),
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    result = {
+        "benchmark": "planner_speed",
+        "target_ms": 200,
+        "runs_per_case": RUNS,
+        "rows": rows,
+        "machine": machine(),
+        "command": "python benchmarks/planner_speed.py",
+    }
+    out = Path(__file__).parent / "results" / "planner_speed.json"
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return 0 if all(r["max_ms"] < 200 for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

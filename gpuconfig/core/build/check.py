@@ -1,0 +1,442 @@
+"""The compatibility checker: every rule a machine's parts must satisfy, each problem in words with its fix.
+
+Works on any build, including one edited by hand: a missing part is a problem to report, not an error.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from gpuconfig.core.build.model import Item, Resolved
+from gpuconfig.core.build.power import PowerBudget, card_power, power_budget
+from gpuconfig.core.build.rules import Rules
+
+Severity = Literal["fail", "warn", "info"]
+SEVERITIES: tuple[Severity, ...] = ("fail", "warn", "info")
+DESKTOP_PARTS = ("cpu", "motherboard", "ram", "ssd", "psu", "case")
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: Severity
+    rule: str  # a stable name: "socket", "psu-watts", ...
+    message: str  # what is wrong, naming the parts and their figures
+    fix: str = ""
+    source: str = ""  # where the rule's figure comes from, when it has one
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity,
+            "rule": self.rule,
+            "message": self.message,
+            "fix": self.fix,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where each card sits: (slot, item) in board order, and the cards that found no slot."""
+
+    placed: tuple[tuple[dict[str, Any], Item], ...]
+    unplaced: int
+    last_position: int  # the lowest expansion position a card covers
+
+
+def card_width(item: Item) -> int:
+    """Expansion positions one card covers: a 2.5-slot card blocks 3."""
+    return math.ceil(float(item.spec("slot_width") or 2))
+
+
+def place_cards(slots: list[dict[str, Any]], cards: list[Item]) -> Placement:
+    """Seat each card in the first free x16 slot from the CPU down, skipping slots its neighbour covers."""
+    queue = [item for item in cards for _ in range(item.count)]
+    placed: list[tuple[dict[str, Any], Item]] = []
+    covered_to, last = 0, 0
+    for slot in sorted(slots, key=lambda s: s["position"]):
+        if not queue:
+            break
+        if slot["position"] <= covered_to:
+            continue
+        card = queue.pop(0)
+        placed.append((slot, card))
+        covered_to = slot["position"] + card_width(card) - 1
+        last = covered_to
+    return Placement(tuple(placed), len(queue), last)
+
+
+def _names(items: tuple[Item, ...]) -> str:
+    return ", ".join(f"{i.count}x {i.part.name}" if i.count > 1 else i.part.name for i in items)
+
+
+ArchCheck = Callable[[Item], "Problem | None"]
+
+
+def check(
+    resolved: Resolved, rules: Rules, circuit: str | None = None, arch_check: ArchCheck | None = None
+) -> list[Problem]:
+    """Every problem of the build, worst first. `arch_check` judges one GPU against current PyTorch wheels."""
+    budget = power_budget(resolved, rules, circuit or resolved.build.circuit)
+    problems: list[Problem] = []
+    problems += _completeness(resolved)
+    problems += _platform(resolved)
+    problems += _memory(resolved, rules)
+    problems += _cards(resolved, rules)
+    problems += _power(resolved, rules, budget)
+    if arch_check is not None:
+        problems += [p for item in resolved.gpus() if (p := arch_check(item)) is not None]
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    return sorted(problems, key=lambda p: order[p.severity])
+
+
+def _completeness(resolved: Resolved) -> list[Problem]:
+    problems: list[Problem] = []
+    if resolved.by_kind.get("dock"):
+        return problems  # an eGPU build: the laptop is the rest of the machine
+    if not resolved.gpus():
+        problems.append(Problem("warn", "incomplete", "The build has no GPU.", "Add a GPU from the catalog."))
+    missing = [kind for kind in DESKTOP_PARTS if not resolved.by_kind.get(kind)]
+    if missing:
+        problems.append(
+            Problem(
+                "info",
+                "incomplete",
+                f"Not in the build, so not checked: {', '.join(missing)}.",
+                "Add the missing parts to check them against the rest.",
+            )
+        )
+    problems.extend(
+        Problem(
+            "fail",
+            "duplicate",
+            f"The build has {resolved.count(kind)} {kind} lines; a machine takes one.",
+            f"Keep one {kind}.",
+        )
+        for kind in ("cpu", "motherboard", "psu", "case")
+        if resolved.count(kind) > 1
+    )
+    return problems
+
+
+def _platform(resolved: Resolved) -> list[Problem]:
+    problems = []
+    cpu, board, case = resolved.one("cpu"), resolved.one("motherboard"), resolved.one("case")
+    if cpu and board and cpu.spec("socket") != board.spec("socket"):
+        problems.append(
+            Problem(
+                "fail",
+                "socket",
+                f"{cpu.part.name} is a {cpu.spec('socket')} CPU; "
+                f"{board.part.name} has a {board.spec('socket')} socket.",
+                f"Choose a {cpu.spec('socket')} board, or a {board.spec('socket')} CPU.",
+            )
+        )
+    if board and case and board.spec("form_factor") not in (case.spec("motherboards") or []):
+        problems.append(
+            Problem(
+                "fail",
+                "case-board",
+                f"{case.part.name} takes {', '.join(case.spec('motherboards') or [])} boards; "
+                f"{board.part.name} is {board.spec('form_factor')}.",
+                f"Choose a case that lists {board.spec('form_factor')} support.",
+            )
+        )
+    ssds = resolved.by_kind.get("ssd", ())
+    m2 = sum(item.count for item in ssds if str(item.spec("form_factor") or "").upper().startswith("M.2"))
+    if board and board.spec("m2_slots") is not None and m2 > int(board.spec("m2_slots")):
+        problems.append(
+            Problem(
+                "fail",
+                "m2-slots",
+                f"{m2} M.2 drives, but {board.part.name} has {board.spec('m2_slots')} M.2 slots.",
+                "Use fewer, larger drives, or a board with more M.2 slots.",
+            )
+        )
+    return problems
+
+
+def _memory(resolved: Resolved, rules: Rules) -> list[Problem]:
+    problems: list[Problem] = []
+    cpu, board, kits = resolved.one("cpu"), resolved.one("motherboard"), resolved.by_kind.get("ram", ())
+    for kit in kits:
+        problems.extend(
+            Problem(
+                "fail",
+                "memory-type",
+                f"{kit.part.name} is {kit.spec('memory_type')}; {host.part.name} takes {host.spec('memory_type')}.",
+                f"Choose a {host.spec('memory_type')} kit.",
+            )
+            for host in (board, cpu)
+            if host is not None and host.spec("memory_type") and kit.spec("memory_type") != host.spec("memory_type")
+        )
+        if board and kit.spec("module_type") == "SO-DIMM":
+            problems.append(
+                Problem(
+                    "fail",
+                    "memory-module",
+                    f"{kit.part.name} is SO-DIMM (laptop) memory; {board.part.name} takes full-size DIMMs.",
+                    "Choose a DIMM kit.",
+                )
+            )
+        if cpu and kit.spec("module_type") == "RDIMM" and cpu.spec("segment") == "desktop":
+            problems.append(
+                Problem(
+                    "fail",
+                    "memory-module",
+                    f"{kit.part.name} is registered (RDIMM) memory; "
+                    f"desktop platforms such as {cpu.spec('socket')} take unbuffered DIMMs.",
+                    "Choose a UDIMM kit.",
+                )
+            )
+    modules = sum(int(k.spec("modules") or 0) * k.count for k in kits)
+    capacity = sum(int(k.spec("capacity_gb") or 0) * k.count for k in kits)
+    if board and modules > int(board.spec("memory_slots") or 0):
+        problems.append(
+            Problem(
+                "fail",
+                "memory-slots",
+                f"{modules} memory modules, but {board.part.name} has {board.spec('memory_slots')} slots.",
+                "Use fewer, larger modules.",
+            )
+        )
+    for host in (h for h in (board, cpu) if h is not None):
+        limit = host.spec("max_memory_gb")
+        if limit and capacity > int(limit):
+            problems.append(
+                Problem(
+                    "fail",
+                    "memory-capacity",
+                    f"{capacity} GB of memory; {host.part.name} supports at most {limit} GB.",
+                    f"Stay at or below {limit} GB.",
+                )
+            )
+    biggest = max((float(g.spec("memory_gb") or 0) for g in resolved.gpus()), default=0.0)
+    needed = math.ceil(biggest * rules.ram_gpu_ratio)
+    if kits and capacity < needed:
+        problems.append(
+            Problem(
+                "warn",
+                "memory-size",
+                f"{capacity} GB of system memory is less than the biggest GPU's {biggest:g} GB: loading a checkpoint "
+                "or pinning batches for it can swap.",
+                f"Use at least {needed} GB.",
+                rules.ram_source,
+            )
+        )
+    return problems
+
+
+def _cards(resolved: Resolved, rules: Rules) -> list[Problem]:
+    problems: list[Problem] = []
+    gpus = resolved.gpus()
+    count = resolved.count("gpu")
+    if not gpus:
+        return problems
+    board, case = resolved.one("motherboard"), resolved.one("case")
+    if len(gpus) > 1:
+        problems.append(
+            Problem(
+                "warn",
+                "mixed-gpus",
+                f"Different GPUs in one machine ({_names(gpus)}): data-parallel training runs at "
+                "the pace of the slowest card and the memory of the smallest.",
+                "Use one GPU model throughout.",
+            )
+        )
+    if board:
+        placement = place_cards(list(board.spec("x16_slots") or []), list(gpus))
+        if placement.unplaced:
+            problems.append(
+                Problem(
+                    "fail",
+                    "gpu-slots",
+                    f"{board.part.name} seats {count - placement.unplaced} of the {count} cards: its x16 slots "
+                    f"({', '.join(str(s['position']) for s in board.spec('x16_slots') or [])}) are too close for "
+                    f"{max(card_width(g) for g in gpus)}-slot cards.",
+                    "Choose a board with more widely spaced x16 slots, thinner (blower) cards, or riser cables.",
+                )
+            )
+        for slot, card in placement.placed:
+            if count > 1 and (int(slot["lanes"]) < rules.min_lanes_per_gpu or slot.get("source") == "chipset"):
+                via = " through the chipset" if slot.get("source") == "chipset" else ""
+                problems.append(
+                    Problem(
+                        "warn",
+                        "gpu-lanes",
+                        f"{card.part.name} in slot {slot['position']} gets "
+                        f"PCIe {slot['pcie_gen']}.0 x{slot['lanes']}{via}: "
+                        "gradient exchange and host copies to it are slower.",
+                        "A board (or CPU) with x8 or x16 from the CPU for every card.",
+                        rules.pcie_source,
+                    )
+                )
+        if case:
+            needed = placement.last_position
+            if needed > int(case.spec("expansion_slots") or 0):
+                problems.append(
+                    Problem(
+                        "fail",
+                        "case-slots",
+                        f"The lowest card covers expansion position {needed}; {case.part.name} has "
+                        f"{case.spec('expansion_slots')} expansion slots.",
+                        "A case with more expansion slots (a full tower), or fewer or thinner cards.",
+                    )
+                )
+    if case:
+        for gpu in gpus:
+            length, room = gpu.spec("board_length_mm"), case.spec("max_gpu_length_mm")
+            if length and room and int(length) > int(room):
+                problems.append(
+                    Problem(
+                        "fail",
+                        "gpu-length",
+                        f"{gpu.part.name} is {length} mm long; {case.part.name} takes {room} mm.",
+                        f"A case that takes cards of {length} mm or more.",
+                    )
+                )
+            if gpu.spec("cooling") == "passive":
+                problems.append(
+                    Problem(
+                        "warn",
+                        "passive-cooling",
+                        f"{gpu.part.name} has no fan: it relies on a server chassis pushing "
+                        "air through it and overheats in a desktop case.",
+                        "A rack chassis with front-to-back airflow, or a card with its own fan.",
+                    )
+                )
+    open_air = sum(g.count for g in gpus if g.spec("cooling") == "open-air")
+    if open_air > rules.open_air_max_cards:
+        problems.append(
+            Problem(
+                "warn",
+                "cooling",
+                f"{open_air} open-air cards: each blows its heat onto the next, so they throttle.",
+                "Blower-style or water-cooled cards, riser cables with space between cards, or at most "
+                f"{rules.open_air_max_cards} open-air cards.",
+                rules.cooling_source,
+            )
+        )
+    no_p2p = [g for g in gpus if g.spec("p2p") is False]
+    if count > 1 and no_p2p:
+        problems.append(
+            Problem(
+                "info",
+                "p2p",
+                f"{_names(tuple(no_p2p))}: no peer-to-peer copies between cards, so NCCL goes through host "
+                "memory and can hang unless told.",
+                "Set NCCL_P2P_DISABLE=1 (the setup guide does).",
+                rules.p2p_source,
+            )
+        )
+    return problems
+
+
+def _power(resolved: Resolved, rules: Rules, budget: PowerBudget) -> list[Problem]:
+    problems: list[Problem] = []
+    psu = resolved.one("psu")
+    if psu is None or budget.psu_w is None:
+        return problems
+    generation = "ATX 3.x" if budget.atx3 else f"ATX {psu.spec('atx_version')}"
+    if budget.required_w > budget.psu_w:
+        problems.append(
+            Problem(
+                "fail",
+                "psu-watts",
+                f"{psu.part.name} is rated {budget.psu_w} W; "
+                f"this build needs {budget.required_w} W from an {generation} "
+                f"supply (cards {budget.gpu_w} W x {budget.gpu_factor:g} for their power spikes, CPU {budget.cpu_w} W, "
+                f"rest {budget.rest_w} W).",
+                f"A supply of at least {budget.required_w} W"
+                + (" (an ATX 3.x supply needs less)" if not budget.atx3 else "")
+                + ", or power-limit the cards (nvidia-smi -pl).",
+                rules.psu_source,
+            )
+        )
+    elif budget.sustained_w > rules.comfortable_share * budget.psu_w:
+        problems.append(
+            Problem(
+                "warn",
+                "psu-headroom",
+                f"The build draws {budget.sustained_w} W, {budget.sustained_w / budget.psu_w:.0%} of {psu.part.name}'s "
+                f"{budget.psu_w} W: little headroom, and past its most efficient range.",
+                f"A supply of {math.ceil(budget.sustained_w / rules.comfortable_share / 50) * 50} W or more.",
+                rules.comfortable_source,
+            )
+        )
+    problems += _connectors(resolved, psu)
+    if budget.wall_w is not None and budget.wall_w > budget.circuit.watts:
+        problems.append(
+            Problem(
+                "fail",
+                "circuit",
+                f"At the wall the build draws about {budget.wall_w} W; a {budget.circuit.label} circuit carries "
+                f"{budget.circuit.watts} W continuously.",
+                "Two circuits (and two supplies), a higher-rated circuit, or power-limit the cards.",
+                budget.circuit.source,
+            )
+        )
+    return problems
+
+
+def _connectors(resolved: Resolved, psu: Item) -> list[Problem]:
+    native, eight = int(psu.spec("connectors_12v2x6") or 0), psu.spec("pcie_8pin")
+    need16 = need8 = 0
+    unknown = []
+    for gpu in resolved.gpus():
+        power = card_power(gpu.spec("power_connectors"))
+        if not power.known:
+            unknown.append(gpu.part.name)
+        need16 += power.sixteen_pin * gpu.count
+        need8 += power.eight_pin * gpu.count if power.sixteen_pin == 0 else 0
+        if power.eps:
+            unknown.append(f"{gpu.part.name} (8-pin EPS)")
+    problems = []
+    if need16 > native:
+        short = need16 - native
+        adapters = [card_power(g.spec("power_connectors")).eight_pin for g in resolved.gpus()]
+        per_card = max((a for a in adapters if a), default=0)
+        if per_card and eight is not None and int(eight) >= need8 + short * per_card:
+            problems.append(
+                Problem(
+                    "warn",
+                    "psu-connectors",
+                    f"{short} card(s) must use their 8-pin adapter: {psu.part.name} has "
+                    f"{native} native 12V-2x6 cable(s) for {need16} cards.",
+                    "A supply with a native cable for each card.",
+                )
+            )
+        else:
+            problems.append(
+                Problem(
+                    "fail",
+                    "psu-connectors",
+                    f"The cards need {need16} 12V-2x6/12VHPWR cables; {psu.part.name} has {native}"
+                    + (f" and {eight} PCIe 8-pin" if eight is not None else "")
+                    + ".",
+                    "A supply with a native 12V-2x6 cable for each card.",
+                )
+            )
+    elif need8 and eight is not None and need8 > int(eight):
+        problems.append(
+            Problem(
+                "fail",
+                "psu-connectors",
+                f"The cards need {need8} PCIe 8-pin cables; {psu.part.name} has {eight}.",
+                "A supply with more PCIe 8-pin cables (no pigtails: one cable per plug).",
+            )
+        )
+    elif need8 and eight is None:
+        unknown.append(f"{psu.part.name}'s PCIe 8-pin count")
+    if unknown:
+        problems.append(
+            Problem(
+                "info",
+                "psu-connectors",
+                f"Power cables not checked (not in the catalog): {', '.join(unknown)}.",
+                "Check the cables against the card's and supply's manuals.",
+            )
+        )
+    return problems

@@ -1,0 +1,212 @@
+"""A build: catalog parts and how many of each, as the user saves, edits by hand and exchanges it.
+
+The file is JSON: {"format": "gpuconfig-build", "version": 1, "name": ..., "currency": ...,
+"parts": [{"id": CATALOG_ID, "count": N}, ...]} plus optional "circuit" and "workload". A part's kind
+comes from the catalog, so a hand-written file only needs ids.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.catalog.schema import CURRENCIES
+from gpuconfig.core.money import ExchangeRate, convert_price
+
+FORMAT = "gpuconfig-build"
+VERSION = 1
+# The order lines are listed in, and the kinds a build may hold.
+ROLES = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "dock")
+DEFAULT_CIRCUIT = "us-120v-15a"
+
+
+class BuildError(ValueError):
+    """A build file or build that cannot be used; the one-line message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class BuildLine:
+    part_id: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Build:
+    name: str
+    lines: tuple[BuildLine, ...]
+    currency: str = "USD"
+    circuit: str = DEFAULT_CIRCUIT
+    workload: dict[str, Any] | None = None
+    notes: str = ""
+
+    def with_line(self, part_id: str, count: int) -> Build:
+        """The build with `part_id` at `count` (0 removes it)."""
+        lines = [line for line in self.lines if line.part_id != part_id]
+        if count > 0:
+            at = next((i for i, line in enumerate(self.lines) if line.part_id == part_id), len(lines))
+            lines.insert(min(at, len(lines)), BuildLine(part_id, count))
+        return replace(self, lines=tuple(lines))
+
+    def swapped(self, old_id: str, new_id: str) -> Build:
+        """The build with one part replaced by another, keeping its count and place."""
+        if old_id == new_id:
+            return self
+        merged: list[BuildLine] = []
+        for line in self.lines:
+            target = new_id if line.part_id == old_id else line.part_id
+            existing = next((i for i, m in enumerate(merged) if m.part_id == target), None)
+            if existing is None:
+                merged.append(BuildLine(target, line.count))
+            else:
+                merged[existing] = BuildLine(target, merged[existing].count + line.count)
+        return replace(self, lines=tuple(merged))
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "name": self.name,
+            "currency": self.currency,
+            "circuit": self.circuit,
+            "parts": [{"id": line.part_id, "count": line.count} for line in self.lines],
+        }
+        if self.workload is not None:
+            data["workload"] = self.workload
+        if self.notes:
+            data["notes"] = self.notes
+        return data
+
+
+def build_from_json(data: Any, where: str = "build") -> Build:
+    """Check and read a build's JSON; every problem raises BuildError naming `where` and the field."""
+    if not isinstance(data, dict):
+        raise BuildError(f"{where}: expected a JSON object with a 'parts' list")
+    if data.get("format", FORMAT) != FORMAT:
+        raise BuildError(f"{where}: format {data.get('format')!r} is not a gpuconfig build")
+    version = data.get("version", VERSION)
+    if not isinstance(version, int) or version > VERSION:
+        raise BuildError(f"{where}: version {version!r} is newer than this gpuconfig reads ({VERSION})")
+    parts = data.get("parts")
+    if not isinstance(parts, list) or not parts:
+        raise BuildError(f"{where}: 'parts' must be a non-empty list of {{'id': ..., 'count': ...}}")
+    lines: list[BuildLine] = []
+    for i, raw in enumerate(parts):
+        if isinstance(raw, str):
+            raw = {"id": raw}
+        if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not raw["id"].strip():
+            raise BuildError(f"{where}: parts[{i}]: needs an 'id' (a catalog id)")
+        count = raw.get("count", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise BuildError(f"{where}: parts[{i}].count: must be a whole number of at least 1, not {count!r}")
+        lines.append(BuildLine(raw["id"].strip(), count))
+    currency = data.get("currency", "USD")
+    if currency not in CURRENCIES:
+        raise BuildError(f"{where}: currency {currency!r} is not one of {', '.join(CURRENCIES)}")
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise BuildError(f"{where}: name must be text")
+    workload = data.get("workload")
+    if workload is not None and not isinstance(workload, dict):
+        raise BuildError(f"{where}: workload must be an object")
+    return Build(
+        name=name or "Untitled build",
+        lines=tuple(lines),
+        currency=currency,
+        circuit=str(data.get("circuit", DEFAULT_CIRCUIT)),
+        workload=workload,
+        notes=str(data.get("notes", "")),
+    )
+
+
+def read_build(path: Path) -> Build:
+    """A build file from disk, or BuildError naming the file and what is wrong with it."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise BuildError(f"{path}: no such file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BuildError(f"{path}: cannot be read: {exc}") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BuildError(f"{path}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from exc
+    return build_from_json(data, str(path))
+
+
+@dataclass(frozen=True)
+class Item:
+    """A build line with its catalog part."""
+
+    part: Part
+    count: int
+
+    @property
+    def kind(self) -> str:
+        return self.part.kind
+
+    def spec(self, key: str) -> Any:
+        return self.part.specs.get(key)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A build whose every id was found in the catalog, grouped by kind in ROLES order."""
+
+    build: Build
+    items: tuple[Item, ...]
+    by_kind: dict[str, tuple[Item, ...]] = field(default_factory=dict)
+
+    def one(self, kind: str) -> Item | None:
+        items = self.by_kind.get(kind, ())
+        return items[0] if items else None
+
+    def count(self, kind: str) -> int:
+        return sum(item.count for item in self.by_kind.get(kind, ()))
+
+    def gpus(self) -> tuple[Item, ...]:
+        return self.by_kind.get("gpu", ())
+
+
+def resolve(build: Build, lookup: Any) -> Resolved:
+    """Look every line up (`lookup(part_id) -> Part | None`, e.g. CatalogStore.part)."""
+    items: list[Item] = []
+    for line in build.lines:
+        part = lookup(line.part_id)
+        if part is None:
+            raise BuildError(
+                f"{build.name}: {line.part_id!r} is not in the catalog (gpuconfig catalog list --kind ...)"
+            )
+        if part.kind not in ROLES:
+            raise BuildError(f"{build.name}: {line.part_id!r} is a {part.kind} offer, not a part of a machine")
+        items.append(Item(part, line.count))
+    items.sort(key=lambda item: ROLES.index(item.kind))
+    by_kind: dict[str, tuple[Item, ...]] = {}
+    for item in items:
+        by_kind[item.kind] = (*by_kind.get(item.kind, ()), item)
+    return Resolved(build, tuple(items), by_kind)
+
+
+@dataclass(frozen=True)
+class Totals:
+    """The build's price in one currency; parts without a price are listed, never counted as free."""
+
+    amount: float
+    currency: str
+    unpriced: tuple[str, ...]
+    converted: bool  # some prices were converted with the exchange rate
+
+
+def totals(resolved: Resolved, currency: str, rate: ExchangeRate | None) -> Totals:
+    amount, unpriced, converted = 0.0, [], False
+    for item in resolved.items:
+        price = item.part.price
+        value = convert_price(price, currency, rate) if price is not None else None
+        if value is None:
+            unpriced.append(item.part.id)
+            continue
+        converted = converted or (price is not None and price.currency != currency)
+        amount += value * item.count
+    return Totals(amount, currency, tuple(unpriced), converted)

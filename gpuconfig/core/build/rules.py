@@ -1,0 +1,111 @@
+"""The checker's figures, read from catalog/build_rules.toml with their sources."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from gpuconfig.core.paths import catalog_dir
+
+RULES_FILE = "build_rules.toml"
+
+
+class RulesError(ValueError):
+    """build_rules.toml is missing a figure or has one of the wrong type; the message names it."""
+
+
+@dataclass(frozen=True)
+class Circuit:
+    id: str
+    label: str
+    watts: int
+    source: str
+
+
+@dataclass(frozen=True)
+class Rules:
+    rest_of_system_w: int
+    gpu_factor_atx3: float
+    gpu_factor_atx2: float
+    psu_source: str
+    comfortable_share: float
+    comfortable_source: str
+    efficiency: dict[str, float]
+    efficiency_source: str
+    circuits: dict[str, Circuit]
+    open_air_max_cards: int
+    cooling_source: str
+    ram_gpu_ratio: float
+    ram_source: str
+    p2p_source: str
+    min_lanes_per_gpu: int
+    pcie_source: str
+
+
+def parse_rules(document: str, name: str = RULES_FILE) -> Rules:
+    try:
+        data = tomllib.loads(document)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{name}: not valid TOML: {exc}") from exc
+
+    def value(table: str, key: str) -> object:
+        section: object = data
+        for part in table.split("."):
+            section = section.get(part, {}) if isinstance(section, dict) else {}
+        return section.get(key) if isinstance(section, dict) else None
+
+    def text(table: str, key: str) -> str:
+        found = value(table, key)
+        if not isinstance(found, str) or not found.strip():
+            raise RulesError(f"{name}: [{table}] {key}: expected text, found {found!r}")
+        return found
+
+    def number(table: str, key: str) -> float:
+        found = value(table, key)
+        if isinstance(found, bool) or not isinstance(found, int | float) or found <= 0:
+            raise RulesError(f"{name}: [{table}] {key}: expected a positive number, found {found!r}")
+        return float(found)
+
+    efficiency_table = data.get("psu", {}).get("efficiency", {})
+    efficiency = {k: float(v) for k, v in efficiency_table.items() if k != "source"}
+    circuits = {
+        cid: Circuit(
+            cid,
+            text(f"circuits.{cid}", "label"),
+            int(number(f"circuits.{cid}", "watts")),
+            text(f"circuits.{cid}", "source"),
+        )
+        for cid in data.get("circuits", {})
+    }
+    if not circuits:
+        raise RulesError(f"{name}: no [circuits.*] tables")
+    return Rules(
+        rest_of_system_w=int(number("psu", "rest_of_system_w")),
+        gpu_factor_atx3=number("psu", "gpu_factor_atx3"),
+        gpu_factor_atx2=number("psu", "gpu_factor_atx2"),
+        psu_source=text("psu", "source"),
+        comfortable_share=number("psu", "comfortable_share"),
+        comfortable_source=text("psu", "comfortable_source"),
+        efficiency=efficiency,
+        efficiency_source=text("psu.efficiency", "source"),
+        circuits=circuits,
+        open_air_max_cards=int(number("cooling", "open_air_max_cards")),
+        cooling_source=text("cooling", "source"),
+        ram_gpu_ratio=number("memory", "gpu_memory_ratio"),
+        ram_source=text("memory", "source"),
+        p2p_source=text("p2p", "source"),
+        min_lanes_per_gpu=int(number("pcie", "min_lanes_per_gpu")),
+        pcie_source=text("pcie", "source"),
+    )
+
+
+@cache
+def build_rules(directory: Path | None = None) -> Rules:
+    path = (directory or catalog_dir()) / RULES_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot be read: {exc}") from exc
+    return parse_rules(text, path.name)

@@ -1,0 +1,1 @@
+"""From a workload estimate and the user's limits to ranked, priced, checked builds (or rentals)."""

@@ -1,0 +1,98 @@
+"""The GPU side of a plan: for each GPU model and count, whether the workload fits and how fast it runs.
+
+Memory does not depend on which GPU runs it (except Hopper's larger cuBLAS workspace), and in data
+parallelism each card's step does not depend on the count, so both are computed once and reused across
+the whole catalog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from gpuconfig.core.workload.answer import efficiency
+from gpuconfig.core.workload.estimate import Fitted, GpuSpec, NoRate, memory_at, time_at
+from gpuconfig.core.workload.models import ModelSource
+from gpuconfig.core.workload.spec import Workload
+
+# Data-parallel strategies, least communication first: the planner takes the first that fits.
+STRATEGIES = ("ddp", "zero1", "zero2", "fsdp")
+
+
+@dataclass(frozen=True)
+class GpuOption:
+    """`count` x `gpu` running the workload: per-device peak, the strategy that makes it fit, its speed."""
+
+    gpu: GpuSpec
+    count: int
+    strategy: str
+    batch: int  # micro-batch per device (the user's, or halved with gradient accumulation to fit)
+    grad_accum: int
+    peak_bytes: int
+    fits: bool
+    step_seconds: float | None
+    samples_per_s: float | None
+    tokens_per_s: float | None
+    time_note: str = ""
+
+    @property
+    def throughput(self) -> float | None:
+        """What the plan ranks by: tokens/s where the model reads tokens, else samples/s."""
+        return self.tokens_per_s if self.tokens_per_s is not None else self.samples_per_s
+
+
+class GpuOptions:
+    """Answers for one workload over any GPU and count, with memory and step times cached."""
+
+    def __init__(self, source: ModelSource, fitted: Fitted, workload: Workload) -> None:
+        self.source, self.fitted, self.workload = source, fitted, workload
+        self.seq = workload.seq or source.default_seq()
+        self._peak = cache(self._peak_uncached)
+        self._timing = cache(self._timing_uncached)
+
+    def micro_batches(self) -> list[tuple[int, int]]:
+        """The user's micro-batch, then the same effective batch in halves (batch, grad_accum)."""
+        batch, accum = self.workload.batch, self.workload.grad_accum
+        out = [(batch, accum)]
+        while batch % 2 == 0:
+            batch, accum = batch // 2, accum * 2
+            out.append((batch, accum))
+        return out
+
+    def _peak_uncached(self, count: int, strategy: str, batch: int, accum: int, hopper: bool) -> int:
+        workload = self.workload.with_changes(gpus=count, strategy=strategy, batch=batch, grad_accum=accum)
+        return memory_at(self.fitted, workload, batch, self.seq, 9 if hopper else None).peak
+
+    def _timing_uncached(self, gpu: GpuSpec, batch: int, accum: int) -> tuple[float | None, float | None, str]:
+        calibrated = efficiency()
+        if calibrated is None:
+            return None, None, "no calibrated efficiency (benchmarks/time_calibration.py writes it)"
+        workload = self.workload.with_changes(gpus=1, batch=batch, grad_accum=accum)
+        try:
+            timing = time_at(self.fitted, workload, self.source, batch, self.seq, gpu, calibrated)
+        except NoRate as exc:
+            return None, None, str(exc)
+        return timing.step_seconds, timing.samples_per_s, ""
+
+    def option(self, gpu: GpuSpec, count: int) -> GpuOption:
+        """The fastest way `count` of `gpu` run the workload, or the smallest peak when none fits."""
+        smallest: GpuOption | None = None
+        for batch, accum in self.micro_batches():
+            strategies = STRATEGIES if count > 1 else ("ddp",)
+            for strategy in strategies:
+                peak = self._peak(count, strategy, batch, accum, gpu.cc_major == 9)
+                fits = peak <= gpu.memory_bytes
+                if not fits and smallest is not None and smallest.peak_bytes <= peak:
+                    continue
+                step, per_device, note = self._timing(gpu, batch, accum) if fits else (None, None, "")
+                samples = per_device * count if per_device is not None else None
+                tokens = samples * self.seq if samples is not None and self.source.family in TOKEN_FAMILIES else None
+                option = GpuOption(gpu, count, strategy, batch, accum, peak, fits, step, samples, tokens, note)
+                if fits:
+                    return option
+                smallest = option
+        assert smallest is not None
+        return smallest
+
+
+TOKEN_FAMILIES = ("llm", "encoder", "speech")

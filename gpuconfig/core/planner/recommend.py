@@ -1,0 +1,346 @@
+"""Ranked builds for a workload and a budget: buy (complete towers) or rent (the catalog's cloud instances).
+
+Every candidate holds the workload's per-device peak in GPU memory, passes the compatibility checker and
+is priced from the catalog in the plan's currency. Candidates are ranked by throughput per unit of money;
+the cost-against-throughput Pareto front is marked. When nothing fits the budget the plan says what it
+would take instead: the fewest GPUs of each model that hold the workload, and what they cost.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from gpuconfig.core.build.model import Build, BuildLine, resolve
+from gpuconfig.core.build.power import power_budget
+from gpuconfig.core.build.rules import Rules
+from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.money import ExchangeRate, convert_price, format_money
+from gpuconfig.core.planner.gpus import GpuOption, GpuOptions
+from gpuconfig.core.planner.platform import Parts, cheapest_platform
+from gpuconfig.core.workload.estimate import Fitted, GpuSpec
+from gpuconfig.core.workload.models import ModelSource
+from gpuconfig.core.workload.spec import Workload
+
+FORMS = ("tower", "rack")
+# GPU counts a single machine is planned with; more than 8 is a cluster, which the plan rents.
+COUNTS = (1, 2, 3, 4, 6, 8)
+# How far the "what it would take" answer looks: GPUs across machines, and rented nodes.
+MAX_CLUSTER_GPUS = 256
+MAX_NODES = 32
+
+
+class PlanError(ValueError):
+    """Limits the planner cannot work with; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Constraints:
+    budget: float | None = None  # in `currency`; None: no limit
+    currency: str = "USD"
+    rent: bool = False  # also (or, with no buy candidates wanted, only) rent
+    form: str = "tower"
+    max_gpus: int = 8
+    circuit: str = "us-120v-15a"
+    owned: tuple[str, ...] = ()  # catalog ids the user already has: they cost nothing
+    samples: float | None = None  # samples the job processes (dataset x epochs); None: rank by rate only
+    electricity_per_kwh: float | None = None  # in `currency`
+    dataset_gb: int = 0
+    checkpoints_kept: int = 3
+
+    def __post_init__(self) -> None:
+        if self.form not in FORMS:
+            raise PlanError(f"form: {self.form!r} is not one of {', '.join(FORMS)}")
+        if self.budget is not None and not self.budget > 0:
+            raise PlanError(f"budget: must be a positive amount, not {self.budget!r}")
+        if not 1 <= self.max_gpus <= 8:
+            raise PlanError(f"max_gpus: one machine holds 1 to 8 GPUs, not {self.max_gpus!r}")
+        if self.samples is not None and not self.samples > 0:
+            raise PlanError(f"samples: must be positive, not {self.samples!r}")
+        if self.electricity_per_kwh is not None and self.electricity_per_kwh < 0:
+            raise PlanError(f"electricity: must not be negative, not {self.electricity_per_kwh!r}")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One buyable machine."""
+
+    build: Build
+    option: GpuOption
+    cost: float
+    wall_w: int
+    pareto: bool = False
+
+    @property
+    def per_money(self) -> float | None:
+        """Throughput per 1000 units of money."""
+        t = self.option.throughput
+        return t / self.cost * 1000 if t is not None and self.cost > 0 else None
+
+
+@dataclass(frozen=True)
+class Rental:
+    instance: Part
+    nodes: int
+    option: GpuOption
+    hourly: float  # for all nodes, in the plan's currency
+
+    @property
+    def per_sample(self) -> float | None:
+        s = self.option.samples_per_s
+        return self.hourly / (s * 3600) if s else None
+
+
+@dataclass(frozen=True)
+class Needed:
+    """The fewest cards of one GPU model that hold the workload, and what they cost."""
+
+    gpu: GpuSpec
+    count: int
+    strategy: str
+    peak_bytes: int
+    gpu_cost: float
+
+    @property
+    def machines(self) -> int:
+        return math.ceil(self.count / 8)
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """What the workload would take when no candidate fits the limits: cheapest first."""
+
+    message: str
+    needed: tuple[Needed, ...] = ()
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    """Buying the top build pays off against renting the cheapest-per-sample instance after this much work."""
+
+    samples: float
+    build_hours: float  # of the bought build's running time
+    rent_hours: float
+    message: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    constraints: Constraints
+    candidates: tuple[Candidate, ...]
+    rentals: tuple[Rental, ...]
+    shortfall: Shortfall | None
+    break_even: BreakEven | None
+    notes: tuple[str, ...] = field(default=())
+    skipped: tuple[str, ...] = field(default=())
+    considered: int = 0  # GPU model x count combinations looked at
+
+
+def _pareto(candidates: list[Candidate]) -> list[Candidate]:
+    """Mark the candidates no other beats on both cost and throughput."""
+    from dataclasses import replace
+
+    out = []
+    for c in candidates:
+        t = c.option.throughput or 0.0
+        dominated = any(
+            o is not c
+            and o.cost <= c.cost
+            and (o.option.throughput or 0.0) >= t
+            and (o.cost < c.cost or (o.option.throughput or 0.0) > t)
+            for o in candidates
+        )
+        out.append(replace(c, pareto=not dominated))
+    return out
+
+
+def recommend(
+    source: ModelSource,
+    fitted: Fitted,
+    workload: Workload,
+    constraints: Constraints,
+    parts: Sequence[Part],
+    rules: Rules,
+    rate: ExchangeRate | None,
+    lookup: Callable[[str], Part | None],
+) -> Plan:
+    """Rank builds (and rentals) for `workload` under `constraints` from the catalog `parts`."""
+    owned = set(constraints.owned)
+
+    def price(part: Part) -> float | None:
+        if part.id in owned:
+            return 0.0
+        if part.price is None or part.price.per:
+            return None
+        return convert_price(part.price, constraints.currency, rate)
+
+    options = GpuOptions(source, fitted, workload)
+    shelf = Parts(parts, price)
+    gpus = [(amount, part, GpuSpec.from_specs(part.id, part.name, part.specs)) for amount, part in shelf("gpu")]
+    drive_gb = _drive_gb(options, constraints)
+    notes: list[str] = [
+        "Throughput is per card times the card count: data-parallel communication is not modelled.",
+    ]
+    candidates: list[Candidate] = []
+    skipped: list[str] = []  # GPU choices that hold the workload but found no machine around them
+    considered = 0
+    for gpu_price, gpu, spec in gpus:
+        if gpu.specs.get("form_factor") != "PCIe card":
+            continue  # SXM and OAM modules come in vendors' servers, which the catalog rents instead
+        for count in (n for n in COUNTS if n <= constraints.max_gpus):
+            considered += 1
+            option = options.option(spec, count)
+            if not option.fits:
+                continue
+            if constraints.budget is not None and gpu_price * count > constraints.budget:
+                break  # more cards only cost more
+            platform, why = cheapest_platform(
+                shelf,
+                gpu,
+                count,
+                rules,
+                circuit=constraints.circuit,
+                drive_gb=drive_gb,
+                with_case=constraints.form == "tower",
+                lookup=lookup,
+            )
+            if platform is None:
+                skipped.append(f"{count} x {gpu.name}: {why}")
+                continue
+            cost = gpu_price * count + platform.cost
+            if constraints.budget is not None and cost > constraints.budget:
+                continue
+            build = Build(
+                f"{count}x {gpu.name}" if count > 1 else gpu.name,
+                (BuildLine(gpu.id, count), *platform.lines),
+                currency=constraints.currency,
+                circuit=constraints.circuit,
+                workload=workload.to_json(),
+            )
+            budget = power_budget(resolve(build, lookup), rules, constraints.circuit)
+            candidates.append(Candidate(build, option, cost, budget.wall_w or budget.sustained_w))
+            break  # the fewest cards that fit: more of the same only add cost in this ranking
+    if constraints.form == "rack":
+        notes.append("The catalog has no rack chassis: price the chassis separately.")
+    candidates = _pareto(candidates)
+    # Known speed first, best throughput per money first; builds whose speed the catalog cannot rate last.
+    candidates.sort(key=lambda c: (c.per_money is None, -(c.per_money or 0.0), c.cost))
+    rentals = _rentals(options, parts, constraints, rate) if constraints.rent else []
+    shortfall = None
+    if not candidates:
+        shortfall = _shortfall(options, gpus, parts, constraints, rate, workload)
+    break_even = _break_even(candidates, rentals, constraints)
+    return Plan(
+        constraints, tuple(candidates), tuple(rentals), shortfall, break_even, tuple(notes), tuple(skipped), considered
+    )
+
+
+def _drive_gb(options: GpuOptions, constraints: Constraints) -> int:
+    """Dataset plus the checkpoints kept: each holds the weights and, for training, the optimizer state."""
+    workload = options.workload.with_changes(gpus=1)
+    from gpuconfig.core.workload.estimate import memory_at
+
+    memory = memory_at(options.fitted, workload, 1, options.seq)
+    checkpoint = memory.weights + (memory.optimizer if workload.training else 0)
+    return constraints.dataset_gb + math.ceil(checkpoint * constraints.checkpoints_kept / 1e9)
+
+
+def _rentals(
+    options: GpuOptions, parts: Sequence[Part], constraints: Constraints, rate: ExchangeRate | None
+) -> list[Rental]:
+    gpu_parts = {p.id: p for p in parts if p.kind == "gpu"}
+    out = []
+    for instance in (p for p in parts if p.kind == "cloud"):
+        gpu = gpu_parts.get(str(instance.specs.get("gpu")))
+        if gpu is None or instance.price is None:
+            continue
+        hourly = convert_price(instance.price, constraints.currency, rate)
+        if hourly is None:
+            continue
+        spec = GpuSpec.from_specs(gpu.id, gpu.name, gpu.specs)
+        per_node = int(instance.specs.get("gpu_count") or 1)
+        for nodes in range(1, MAX_NODES + 1):
+            option = options.option(spec, per_node * nodes)
+            if option.fits:
+                out.append(Rental(instance, nodes, option, hourly * nodes))
+                break
+            if per_node * nodes >= MAX_CLUSTER_GPUS:
+                break
+    out.sort(key=lambda r: r.per_sample if r.per_sample is not None else math.inf)
+    return out
+
+
+def _shortfall(
+    options: GpuOptions,
+    gpus: list[tuple[float, Part, GpuSpec]],
+    parts: Sequence[Part],
+    constraints: Constraints,
+    rate: ExchangeRate | None,
+    workload: Workload,
+) -> Shortfall:
+    """The ways the workload fits at all, in GPUs and money, ignoring the budget and the box."""
+    needed: list[Needed] = []
+    for gpu_price, _part, spec in gpus:
+        count = 1
+        while count <= MAX_CLUSTER_GPUS:
+            option = options.option(spec, count)
+            if option.fits:
+                needed.append(Needed(spec, count, option.strategy, option.peak_bytes, gpu_price * count))
+                break
+            count = count + 1 if count < 8 else count + 8
+    needed.sort(key=lambda n: n.gpu_cost)
+    limit = format_money(constraints.budget, constraints.currency) if constraints.budget else "the limits"
+    rentals = _rentals(options, parts, constraints, rate)
+    rent_text = ""
+    if rentals:
+        r = rentals[0]
+        gpus_rented = r.nodes * int(r.instance.specs.get("gpu_count") or 1)
+        rent_text = (
+            f" Renting: {r.nodes} x {r.instance.name} ({gpus_rented} GPUs) "
+            f"at {format_money(r.hourly, constraints.currency)}/h."
+        )
+    what = f"{workload.model} ({workload.task})"
+    if not needed:
+        return Shortfall(f"No GPU in the catalog holds {what} with up to {MAX_CLUSTER_GPUS} GPUs.{rent_text}")
+    cheapest = needed[0]
+    fewest = min(needed, key=lambda n: (n.count, n.gpu_cost))
+    text = f"Nothing within {limit} holds {what}. The cheapest that does: {_needed_text(cheapest, constraints)}"
+    if fewest is not cheapest:
+        text += f"; with the fewest GPUs: {_needed_text(fewest, constraints)}"
+    return Shortfall(text + "." + rent_text, tuple(needed))
+
+
+def _needed_text(n: Needed, constraints: Constraints) -> str:
+    where = f"across {n.machines} machines of 8" if n.machines > 1 else "in one machine"
+    return (
+        f"{n.count} x {n.gpu.name} ({n.gpu.memory_bytes / 1024**3:.0f} GiB each, {n.strategy}, "
+        f"{n.peak_bytes / 1024**3:.1f} GiB used per GPU) {where}, {format_money(n.gpu_cost, constraints.currency)} "
+        "for the GPUs alone"
+    )
+
+
+def _break_even(candidates: list[Candidate], rentals: list[Rental], constraints: Constraints) -> BreakEven | None:
+    if not candidates or not rentals:
+        return None
+    build, rental = candidates[0], rentals[0]
+    per_sample = rental.per_sample
+    build_rate = build.option.samples_per_s
+    if per_sample is None or not build_rate:
+        return None
+    power = 0.0
+    if constraints.electricity_per_kwh and build.wall_w:
+        power = build.wall_w / 1000 * constraints.electricity_per_kwh / (build_rate * 3600)
+    if per_sample <= power:
+        return BreakEven(math.inf, math.inf, math.inf, "Renting costs less per sample than this build's electricity.")
+    samples = build.cost / (per_sample - power)
+    build_hours = samples / build_rate / 3600
+    rent_hours = samples / (rental.option.samples_per_s or 1) / 3600
+    electricity = "" if constraints.electricity_per_kwh else " (electricity not counted)"
+    return BreakEven(
+        samples,
+        build_hours,
+        rent_hours,
+        f"Buying {build.build.name} pays for itself against renting {rental.instance.name} after "
+        f"{build_hours:,.0f} hours of training on it ({build_hours / 24:,.0f} days around the clock){electricity}.",
+    )

@@ -1,0 +1,238 @@
+"""The compatibility checker on real catalog parts: each rule fires on the build that breaks it, with its fix,
+and a sound build passes."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from gpuconfig.core.build.check import Problem, check, place_cards
+from gpuconfig.core.build.model import Build, BuildError, BuildLine, Item, read_build, resolve, totals
+from gpuconfig.core.build.power import card_power, power_budget
+from gpuconfig.core.build.rules import RulesError, build_rules, parse_rules
+from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.paths import catalog_dir
+
+# A single RTX 4090 on AM5 that passes every rule.
+SOUND = {
+    "nvidia-geforce-rtx-4090": 1,
+    "amd-ryzen-9-9950x": 1,
+    "asus-rog-strix-b850-a-gaming-wifi": 1,
+    "crucial-pro-oc-ddr5-6400-2x32gb": 1,
+    "crucial-t500-2tb": 1,
+    "nzxt-c1200-gold-atx31": 1,
+    "nzxt-h7-flow-2024": 1,
+}
+
+
+def make(store: CatalogStore, parts: dict[str, int], circuit: str = "us-120v-15a") -> list[Problem]:
+    build = Build("test", tuple(BuildLine(i, n) for i, n in parts.items() if n), circuit=circuit)
+    return check(resolve(build, store.part), build_rules())
+
+
+def rules_of(problems: list[Problem], severity: str = "fail") -> set[str]:
+    return {p.rule for p in problems if p.severity == severity}
+
+
+def test_a_sound_build_passes(store: CatalogStore) -> None:
+    problems = make(store, SOUND)
+    assert not [p for p in problems if p.severity in ("fail", "warn")], problems
+
+
+@pytest.mark.parametrize(
+    ("changes", "severity", "rule", "words"),
+    [
+        ({"asus-rog-strix-b850-a-gaming-wifi": 0, "asus-rog-strix-b760-f-gaming-wifi": 1}, "fail", "socket", "AM5"),
+        ({"nzxt-h7-flow-2024": 0, "nzxt-h2-flow": 1}, "fail", "case-board", "Mini-ITX"),
+        (
+            {"crucial-pro-oc-ddr5-6400-2x32gb": 0, "samsung-m321r4ga3eb2-ccp-32gb-rdimm": 1},
+            "fail",
+            "memory-module",
+            "RDIMM",
+        ),
+        ({"crucial-pro-oc-ddr5-6400-2x32gb": 3}, "fail", "memory-slots", "6 memory modules"),
+        (
+            {"crucial-pro-oc-ddr5-6400-2x32gb": 0, "kingston-fury-beast-rgb-ddr5-6000-cl36-2x16gb": 0},
+            "info",
+            "incomplete",
+            "ram",
+        ),
+        ({"nzxt-c1200-gold-atx31": 0, "nzxt-c850-gold-atx31": 1}, "warn", "psu-headroom", "850 W"),
+        (
+            {"nvidia-geforce-rtx-4090": 2, "nzxt-c1200-gold-atx31": 0, "seasonic-prime-tx-1300-2022": 1},
+            "fail",
+            "psu-watts",
+            "ATX 2.53",
+        ),
+        ({"nvidia-geforce-rtx-4090": 2}, "fail", "psu-watts", "1280 W"),
+        ({"nvidia-geforce-rtx-4090": 3}, "fail", "gpu-slots", "2 of the 3"),
+        ({"nvidia-geforce-rtx-4090": 2}, "fail", "case-slots", "position 9"),
+        ({"nvidia-geforce-rtx-4090": 2}, "warn", "gpu-lanes", "through the chipset"),
+        ({"nvidia-geforce-rtx-4090": 2}, "info", "p2p", "peer-to-peer"),
+        (
+            {
+                "nvidia-geforce-rtx-4090": 0,
+                "nvidia-geforce-rtx-4090-d": 0,
+                "nvidia-geforce-rtx-3090": 1,
+                "nvidia-geforce-rtx-4070": 1,
+            },
+            "warn",
+            "mixed-gpus",
+            "slowest",
+        ),
+        ({"nvidia-geforce-rtx-4090": 0, "nvidia-l40s": 1}, "warn", "passive-cooling", "server chassis"),
+    ],
+)
+def test_each_rule_fires_on_the_build_that_breaks_it(
+    store: CatalogStore, changes: dict[str, int], severity: str, rule: str, words: str
+) -> None:
+    problems = make(store, {**SOUND, **changes})
+    hits = [p for p in problems if p.rule == rule and p.severity == severity]
+    assert hits, problems
+    assert any(words in p.message for p in hits), hits
+    assert all(p.fix for p in hits)
+
+
+def test_a_long_card_in_a_short_case_fails(store: CatalogStore) -> None:
+    # No catalog card outgrows a catalog case, so one real card is given a longer board.
+    gpu = store.part("nvidia-geforce-rtx-4090")
+    assert gpu is not None
+    long_card = replace(gpu, specs={**gpu.specs, "board_length_mm": 420})
+    build = Build("t", tuple(BuildLine(i, n) for i, n in SOUND.items()))
+    problems = check(resolve(build, lambda i: long_card if i == gpu.id else store.part(i)), build_rules())
+    hits = [p for p in problems if p.rule == "gpu-length"]
+    assert hits and "420 mm" in hits[0].message and "410 mm" in hits[0].message
+
+
+def test_the_wall_circuit_limits_a_dense_build(store: CatalogStore) -> None:
+    parts = {**SOUND, "nvidia-geforce-rtx-4090": 3, "nzxt-c1200-gold-atx31": 0, "nzxt-c1500-platinum-atx31": 1}
+    us = make(store, parts, "us-120v-15a")
+    eu = make(store, parts, "eu-230v-16a")
+    assert "circuit" in rules_of(us)
+    assert "circuit" not in rules_of(eu)
+
+
+def test_the_power_budget_follows_the_atx_generation() -> None:
+    rules = build_rules()
+    assert rules.gpu_factor_atx3 == 1.0 and rules.gpu_factor_atx2 > 2
+    # Intel's example: a 300 W card with a 300 W CPU needs 750 W on ATX 3.0 and about 1100 W on ATX 2.x.
+    from gpuconfig.core.build.power import required_rating
+
+    assert required_rating(300, 300, True, rules) == 750
+    assert 1090 <= required_rating(300, 300, False, rules) <= 1110
+
+
+def test_power_budget_of_the_sound_build(store: CatalogStore) -> None:
+    resolved = resolve(Build("t", tuple(BuildLine(i, n) for i, n in SOUND.items())), store.part)
+    budget = power_budget(resolved, build_rules(), "us-120v-15a")
+    cpu = store.part("amd-ryzen-9-9950x")
+    assert cpu is not None
+    expected_cpu = cpu.specs.get("max_power_w") or cpu.specs["tdp_w"]
+    assert budget.gpu_w == 450 and budget.cpu_w == expected_cpu
+    assert budget.sustained_w == 450 + expected_cpu + 150
+    assert budget.psu_w == 1200 and budget.atx3 is True
+    assert budget.wall_w == pytest.approx(budget.sustained_w / 0.90, abs=1)
+
+
+@pytest.mark.parametrize(
+    ("text", "sixteen", "eight", "eps"),
+    [
+        ("1x 16-pin (12VHPWR)", 1, 0, 0),
+        ("16-pin 12VHPWR (3-4x PCIe 8-pin via included adapter)", 1, 3, 0),
+        ("12-pin (2x PCIe 8-pin via included adapter)", 0, 2, 0),
+        ("2x 8-pin PCIe", 0, 2, 0),
+        ("1x 6-pin PCIe", 0, 1, 0),
+        ("1x 8-pin CPU (EPS)", 0, 0, 1),
+        ("none (slot-powered)", 0, 0, 0),
+    ],
+)
+def test_card_power_connectors_are_read(text: str, sixteen: int, eight: int, eps: int) -> None:
+    power = card_power(text)
+    assert (power.sixteen_pin, power.eight_pin, power.eps, power.known) == (sixteen, eight, eps, True)
+
+
+def test_every_catalog_gpu_connector_text_is_understood(store: CatalogStore) -> None:
+    for gpu in store.parts("gpu"):
+        text = gpu.specs.get("power_connectors")
+        if text:
+            assert card_power(text).known, f"{gpu.id}: {text!r}"
+
+
+def test_cards_are_seated_around_their_width(store: CatalogStore) -> None:
+    board = store.part("msi-mpg-x870e-carbon-wifi")
+    gpu = store.part("nvidia-geforce-rtx-4090")
+    assert board is not None and gpu is not None
+    placement = place_cards(list(board.specs["x16_slots"]), [Item(gpu, 2)])
+    assert [slot["position"] for slot, _ in placement.placed] == [2, 6]
+    assert placement.unplaced == 0
+    assert placement.last_position == 6 + int(-(-float(gpu.specs["slot_width"]) // 1)) - 1
+
+
+def test_totals_never_count_an_unpriced_part_as_free(store: CatalogStore) -> None:
+    build = Build("t", (BuildLine("nvidia-geforce-rtx-4090"), BuildLine("asus-pro-ws-w790e-sage-se")))
+    resolved = resolve(build, store.part)
+    total = totals(resolved, "USD", store.exchange_rate())
+    gpu = store.part("nvidia-geforce-rtx-4090")
+    assert gpu is not None and gpu.price is not None
+    board = store.part("asus-pro-ws-w790e-sage-se")
+    assert board is not None
+    if board.price is None:
+        assert total.unpriced == ("asus-pro-ws-w790e-sage-se",)
+        assert total.amount == pytest.approx(gpu.price.amount)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "not JSON"),
+        ("[]", "expected a JSON object"),
+        ('{"parts": []}', "'parts' must be a non-empty list"),
+        ('{"parts": [{"count": 1}]}', "parts[0]: needs an 'id'"),
+        ('{"parts": [{"id": "x", "count": 0}]}', "parts[0].count"),
+        ('{"parts": ["x"], "currency": "EUR"}', "currency 'EUR'"),
+        ('{"format": "other", "parts": ["x"]}', "not a gpuconfig build"),
+    ],
+)
+def test_a_malformed_build_file_names_the_problem(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "build.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(BuildError, match=message.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(")):
+        read_build(path)
+
+
+def test_an_unknown_part_id_names_it(store: CatalogStore) -> None:
+    with pytest.raises(BuildError, match="'no-such-gpu' is not in the catalog"):
+        resolve(Build("t", (BuildLine("no-such-gpu"),)), store.part)
+
+
+def test_a_build_round_trips_through_its_file(tmp_path: Path) -> None:
+    build = Build(
+        "Two cards",
+        (BuildLine("nvidia-geforce-rtx-4090", 2), BuildLine("amd-ryzen-9-9950x")),
+        currency="CNY",
+        circuit="cn-220v-10a",
+        workload={"model": "gpt2"},
+    )
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(build.to_json()), encoding="utf-8")
+    assert read_build(path) == build
+    assert build.swapped("amd-ryzen-9-9950x", "amd-ryzen-9-7950x").lines[1].part_id == "amd-ryzen-9-7950x"
+    assert build.with_line("nvidia-geforce-rtx-4090", 0).lines == (BuildLine("amd-ryzen-9-9950x"),)
+
+
+def test_the_rules_file_names_a_missing_figure() -> None:
+    text = (catalog_dir() / "build_rules.toml").read_text(encoding="utf-8")
+    broken = text.replace("rest_of_system_w = 150", "rest_of_system_w = 'lots'")
+    with pytest.raises(RulesError, match=r"build_rules.toml: \[psu\] rest_of_system_w"):
+        parse_rules(broken)
+
+
+def test_every_rule_figure_has_a_source() -> None:
+    rules = build_rules()
+    for text in (rules.psu_source, rules.efficiency_source, rules.cooling_source, rules.ram_source, rules.p2p_source):
+        assert len(text) > 20
+    assert all(c.source and c.watts > 0 for c in rules.circuits.values())
+    assert rules.circuits["us-120v-15a"].watts == 1440  # Lambda: 15 A x 120 V x 80 %

@@ -1,0 +1,164 @@
+"""The planner on real traces of real models over the whole catalog: what it returns holds the workload,
+passes every rule, fits the budget; what it cannot do, it says in GPUs and money."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from gpuconfig.core.build.check import check
+from gpuconfig.core.build.model import resolve, totals
+from gpuconfig.core.build.power import power_budget
+from gpuconfig.core.build.rules import build_rules
+from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.catalog.store import CatalogStore, open_default_store
+from gpuconfig.core.planner.recommend import Constraints, Plan, PlanError, recommend
+from gpuconfig.core.planner.records import plan_record
+from gpuconfig.core.workload.answer import prepare
+from gpuconfig.core.workload.spec import Workload
+
+LORA_8B = Workload("llama-3-8b", task="lora", seq=2048, precision="bf16", checkpointing=True)
+KINDS = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "cloud")
+
+
+@pytest.fixture(scope="module")
+def lora_fit() -> Any:
+    return prepare(LORA_8B)
+
+
+def parts_of(store: CatalogStore) -> list[Part]:
+    return [p for kind in KINDS for p in store.parts(kind)]
+
+
+def plan_for(store: CatalogStore, fit: Any, workload: Workload, constraints: Constraints) -> Plan:
+    source, fitted, _ = fit
+    return recommend(
+        source, fitted, workload, constraints, parts_of(store), build_rules(), store.exchange_rate(), store.part
+    )
+
+
+def test_every_candidate_holds_the_workload_passes_the_rules_and_fits_the_budget(
+    store: CatalogStore, lora_fit: Any
+) -> None:
+    plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000, rent=True))
+    assert plan.candidates, plan.skipped
+    rules = build_rules()
+    for candidate in plan.candidates:
+        option = candidate.option
+        assert option.fits and option.peak_bytes <= option.gpu.memory_bytes
+        resolved = resolve(candidate.build, store.part)
+        assert not [p for p in check(resolved, rules) if p.severity == "fail"], candidate.build.name
+        budget = power_budget(resolved, rules, "us-120v-15a")
+        assert budget.psu_w is not None and budget.required_w <= budget.psu_w
+        assert budget.sustained_w <= rules.comfortable_share * budget.psu_w  # headroom kept
+        total = totals(resolved, "USD", store.exchange_rate())
+        assert not total.unpriced and total.amount == pytest.approx(candidate.cost)
+        assert candidate.cost <= 3000
+    # Ranked by throughput per money, known speeds first; the Pareto front is not dominated.
+    rated = [c.per_money for c in plan.candidates if c.per_money is not None]
+    assert rated == sorted(rated, reverse=True)
+    front = [c for c in plan.candidates if c.pareto]
+    assert front
+    for c in front:
+        for other in plan.candidates:
+            better = other.cost < c.cost and (other.option.throughput or 0) > (c.option.throughput or 0)
+            assert not better
+    assert plan.rentals and all(r.option.fits for r in plan.rentals)
+    assert plan.break_even is not None and plan.break_even.build_hours > 0
+    json.dumps(plan_record(plan))  # the CLI's JSON is JSON
+
+
+def test_a_tighter_budget_never_returns_a_dearer_build(store: CatalogStore, lora_fit: Any) -> None:
+    plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=2200))
+    assert all(c.cost <= 2200 for c in plan.candidates)
+
+
+def test_owned_parts_cost_nothing(store: CatalogStore, lora_fit: Any) -> None:
+    plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000, owned=("nvidia-geforce-rtx-4090",)))
+    with_card = [c for c in plan.candidates if c.build.lines[0].part_id == "nvidia-geforce-rtx-4090"]
+    assert with_card
+    gpu = store.part("nvidia-geforce-rtx-4090")
+    assert gpu is not None and gpu.price is not None
+    full = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000))
+    before = next(c for c in full.candidates if c.build.lines[0].part_id == "nvidia-geforce-rtx-4090")
+    assert with_card[0].cost == pytest.approx(before.cost - gpu.price.amount)
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [({"form": "laptop"}, "form"), ({"budget": -5.0}, "budget"), ({"max_gpus": 9}, "max_gpus")],
+)
+def test_impossible_limits_name_the_field(changes: dict[str, Any], field: str) -> None:
+    with pytest.raises(PlanError, match=f"^{field}:"):
+        Constraints(**changes)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpuconfig", *args], capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+def test_cli_recommend_llama3_8b_lora_within_3000_usd(lora_fit: Any) -> None:
+    result = run_cli(
+        "recommend",
+        "--model",
+        "llama-3-8b",
+        "--task",
+        "lora",
+        "--seq",
+        "2048",
+        "--precision",
+        "bf16",
+        "--checkpointing",
+        "--budget",
+        "3000",
+        "--currency",
+        "USD",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    plan = json.loads(result.stdout)
+    assert plan["candidates"] and plan["shortfall"] is None
+    store = open_default_store()
+    for candidate in plan["candidates"]:
+        assert candidate["option"]["peak_per_gpu"] <= candidate["option"]["gpu"]["memory"]
+        assert candidate["cost"]["amount"] <= 3000 and candidate["cost"]["currency"] == "USD"
+        psu = next(store.part(p["id"]) for p in candidate["build"]["parts"] if store.part(p["id"]).kind == "psu")
+        assert psu.specs["watts"] >= candidate["wall_w"] * 0.9  # the wall draw includes the supply's losses
+
+
+def test_cli_recommend_70b_full_finetune_on_a_small_budget_says_what_it_would_take() -> None:
+    result = run_cli(
+        "recommend", "--model", "llama-3-70b", "--task", "finetune", "--seq", "2048", "--budget", "3000", "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    plan = json.loads(result.stdout)
+    assert plan["candidates"] == []
+    shortfall = plan["shortfall"]
+    assert shortfall["message"].startswith("Nothing within $3,000 holds llama-3-70b")
+    cheapest = shortfall["needed"][0]
+    # Mixed-precision AdamW holds about 16 bytes per parameter: over a terabyte, so many GPUs.
+    assert cheapest["count"] * cheapest["gpu"]["memory"] > 70e9 * 16
+    assert cheapest["gpu_cost"]["amount"] > 3000
+    assert "Renting:" in shortfall["message"] or not plan["rentals"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--budget", "-1"], "budget: must be a positive amount"),
+        (["--circuit", "moon"], "--circuit: 'moon' is not one of"),
+        (["--own", "no-such-part"], "--own: 'no-such-part' is not in the catalog"),
+        (["--max-gpus", "12"], "max_gpus: one machine holds 1 to 8 GPUs"),
+        (["--form", "laptop"], "invalid choice"),
+    ],
+)
+def test_cli_recommend_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    result = run_cli("recommend", "--model", "gpt2", *args)
+    assert result.returncode == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1
