@@ -162,3 +162,24 @@ def test_cli_recommend_bad_input_is_one_line_and_exit_2(args: list[str], message
     result = run_cli("recommend", "--model", "gpt2", *args)
     assert result.returncode == 2
     assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_traffic_between_cards_follows_the_strategy() -> None:
+    from gpuconfig.core.planner.gpus import traffic_bytes
+
+    weights, grads = 16e9, 1e8
+    assert traffic_bytes("ddp", 1, weights, grads, 1) == 0
+    assert traffic_bytes("ddp", 2, weights, grads, 4) == pytest.approx(grads)  # 2 (n-1)/n once per step
+    assert traffic_bytes("fsdp", 4, weights, grads, 2) == pytest.approx(2 * 2 * 0.75 * weights + 0.75 * grads)
+
+
+def test_several_cards_are_paced_by_their_slowest_slot(store: CatalogStore, lora_fit: Any) -> None:
+    plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000))
+    multi = [c for c in plan.candidates if c.option.count > 1 and c.option.step_seconds is not None]
+    assert multi
+    for c in multi:
+        assert c.option.comm_seconds is not None and c.option.link.startswith("PCIe")
+        assert c.option.step_seconds >= c.option.comm_seconds
+    rules = build_rules()
+    assert rules.link_gbs(4, 4) == pytest.approx(23.9 / 4)
+    assert rules.link_gbs(5, 16) == pytest.approx(55.4)

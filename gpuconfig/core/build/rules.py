@@ -42,6 +42,13 @@ class Rules:
     p2p_source: str
     min_lanes_per_gpu: int
     pcie_source: str
+    link_x16_gbs: dict[int, float]  # PCIe generation -> measured GB/s per direction on x16
+    link_source: str
+
+    def link_gbs(self, generation: int, lanes: int) -> float:
+        """Measured copy rate of a PCIe link: the nearest measured generation at or below, scaled by lanes."""
+        known = [g for g in self.link_x16_gbs if g <= generation] or [min(self.link_x16_gbs)]
+        return self.link_x16_gbs[max(known)] * lanes / 16
 
 
 def parse_rules(document: str, name: str = RULES_FILE) -> Rules:
@@ -98,6 +105,8 @@ def parse_rules(document: str, name: str = RULES_FILE) -> Rules:
         p2p_source=text("p2p", "source"),
         min_lanes_per_gpu=int(number("pcie", "min_lanes_per_gpu")),
         pcie_source=text("pcie", "source"),
+        link_x16_gbs={g: number("links", f"gen{g}_x16_gbs") for g in (3, 4, 5)},
+        link_source=text("links", "source"),
     )
 
 

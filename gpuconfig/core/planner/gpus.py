@@ -7,7 +7,7 @@ the whole catalog.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from gpuconfig.core.workload.answer import efficiency
@@ -34,6 +34,8 @@ class GpuOption:
     samples_per_s: float | None
     tokens_per_s: float | None
     time_note: str = ""
+    comm_seconds: float | None = None  # per optimizer step, over the slowest link between the cards
+    link: str = ""  # what the communication time assumed
 
     @property
     def throughput(self) -> float | None:
@@ -74,6 +76,12 @@ class GpuOptions:
             return None, None, str(exc)
         return timing.step_seconds, timing.samples_per_s, ""
 
+    def step_bytes(self, batch: int, accum: int) -> tuple[float, float]:
+        """(weight bytes, gradient bytes) of the whole model: what data parallelism moves between cards."""
+        workload = self.workload.with_changes(gpus=1, batch=batch, grad_accum=accum)
+        memory = memory_at(self.fitted, workload, batch, self.seq)
+        return float(memory.weights), self.fitted.at("grad_bytes", batch, self.seq) if workload.training else 0.0
+
     def option(self, gpu: GpuSpec, count: int) -> GpuOption:
         """The fastest way `count` of `gpu` run the workload, or the smallest peak when none fits."""
         smallest: GpuOption | None = None
@@ -96,3 +104,33 @@ class GpuOptions:
 
 
 TOKEN_FAMILIES = ("llm", "encoder", "speech")
+
+
+def traffic_bytes(strategy: str, count: int, weights: float, grads: float, grad_accum: int) -> float:
+    """Bytes each card sends per optimizer step in a ring: DDP and ZeRO-1/2 reduce the gradients once per
+    step (reduce-scatter plus all-gather, 2 (n-1)/n of them); FSDP also gathers the weights for the forward and
+    the backward of every micro-batch."""
+    if count < 2:
+        return 0.0
+    share = (count - 1) / count
+    if strategy == "fsdp":
+        return grad_accum * 2 * share * weights + share * grads
+    return 2 * share * grads
+
+
+def with_communication(option: GpuOption, weights: float, grads: float, link_gbs: float, link: str) -> GpuOption:
+    """The option with its step paced by the slower of compute and communication: DDP's gradient buckets and
+    FSDP's prefetch overlap the two, so neither adds to the other but the slower one sets the pace."""
+    if option.count < 2 or option.step_seconds is None or link_gbs <= 0:
+        return option
+    comm = traffic_bytes(option.strategy, option.count, weights, grads, option.grad_accum) / (link_gbs * 1e9)
+    step = max(option.step_seconds, comm)
+    scale = option.step_seconds / step
+    return replace(
+        option,
+        step_seconds=step,
+        samples_per_s=option.samples_per_s * scale if option.samples_per_s is not None else None,
+        tokens_per_s=option.tokens_per_s * scale if option.tokens_per_s is not None else None,
+        comm_seconds=comm,
+        link=link,
+    )

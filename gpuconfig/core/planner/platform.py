@@ -27,6 +27,7 @@ class Platform:
 
     lines: tuple[BuildLine, ...]
     cost: float
+    link: tuple[int, int] = (0, 0)  # the slowest slot the cards sit in: PCIe generation, lanes
 
 
 class Parts:
@@ -180,7 +181,11 @@ def cheapest_platform(
             ]
             if case[1] is not None:
                 lines.append(BuildLine(case[1].id))
-            candidate = Platform(tuple(lines), cost)
+            slowest = min(
+                ((int(slot["pcie_gen"]), int(slot["lanes"])) for slot, _ in placement.placed),
+                key=lambda link: link[1] * 2 ** link[0],
+            )
+            candidate = Platform(tuple(lines), cost, slowest)
             build = Build("candidate", (BuildLine(gpu.id, count), *candidate.lines), circuit=circuit)
             if any(p.severity == "fail" for p in check(resolve(build, lookup), rules)):
                 reasons.append("check")

@@ -17,7 +17,7 @@ from gpuconfig.core.build.power import power_budget
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
-from gpuconfig.core.planner.gpus import GpuOption, GpuOptions
+from gpuconfig.core.planner.gpus import GpuOption, GpuOptions, with_communication
 from gpuconfig.core.planner.platform import Parts, cheapest_platform
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec
 from gpuconfig.core.workload.models import ModelSource
@@ -180,7 +180,9 @@ def recommend(
     gpus = [(amount, part, GpuSpec.from_specs(part.id, part.name, part.specs)) for amount, part in shelf("gpu")]
     drive_gb = _drive_gb(options, constraints)
     notes: list[str] = [
-        "Throughput is per card times the card count: data-parallel communication is not modelled.",
+        "Several cards in one machine: the step is paced by the slower of compute and the traffic between the "
+        "cards over the slowest slot's PCIe link (" + rules.link_source + ").",
+        "Rented nodes: NVLink inside a node where the instance has it; the network between nodes is not modelled.",
     ]
     candidates: list[Candidate] = []
     skipped: list[str] = []  # GPU choices that hold the workload but found no machine around them
@@ -208,6 +210,14 @@ def recommend(
             if platform is None:
                 skipped.append(f"{count} x {gpu.name}: {why}")
                 continue
+            generation = min(platform.link[0], int(gpu.specs.get("pcie_gen") or platform.link[0]))
+            lanes = min(platform.link[1], int(gpu.specs.get("pcie_lanes") or platform.link[1]))
+            option = with_communication(
+                option,
+                *options.step_bytes(option.batch, option.grad_accum),
+                rules.link_gbs(generation, lanes),
+                f"PCIe {generation}.0 x{lanes}",
+            )
             cost = gpu_price * count + platform.cost
             if constraints.budget is not None and cost > constraints.budget:
                 continue
@@ -226,10 +236,10 @@ def recommend(
     candidates = _pareto(candidates)
     # Known speed first, best throughput per money first; builds whose speed the catalog cannot rate last.
     candidates.sort(key=lambda c: (c.per_money is None, -(c.per_money or 0.0), c.cost))
-    rentals = _rentals(options, parts, constraints, rate) if constraints.rent else []
+    rentals = _rentals(options, parts, constraints, rate, rules) if constraints.rent else []
     shortfall = None
     if not candidates:
-        shortfall = _shortfall(options, gpus, parts, constraints, rate, workload)
+        shortfall = _shortfall(rules, options, gpus, parts, constraints, rate, workload)
     break_even = _break_even(candidates, rentals, constraints)
     return Plan(
         constraints, tuple(candidates), tuple(rentals), shortfall, break_even, tuple(notes), tuple(skipped), considered
@@ -247,7 +257,7 @@ def _drive_gb(options: GpuOptions, constraints: Constraints) -> int:
 
 
 def _rentals(
-    options: GpuOptions, parts: Sequence[Part], constraints: Constraints, rate: ExchangeRate | None
+    options: GpuOptions, parts: Sequence[Part], constraints: Constraints, rate: ExchangeRate | None, rules: Rules
 ) -> list[Rental]:
     gpu_parts = {p.id: p for p in parts if p.kind == "gpu"}
     out = []
@@ -263,6 +273,15 @@ def _rentals(
         for nodes in range(1, MAX_NODES + 1):
             option = options.option(spec, per_node * nodes)
             if option.fits:
+                nvlink = float(gpu.specs.get("nvlink_gbs") or 0) / 2  # the catalog's figure is both directions
+                if per_node > 1 and nvlink and "nvlink" in str(instance.specs.get("interconnect") or "").lower():
+                    link_gbs, link = nvlink, f"NVLink {nvlink:g} GB/s per direction"
+                else:
+                    generation = int(gpu.specs.get("pcie_gen") or 4)
+                    link_gbs, link = rules.link_gbs(generation, 16), f"PCIe {generation}.0 x16"
+                option = with_communication(
+                    option, *options.step_bytes(option.batch, option.grad_accum), link_gbs, link
+                )
                 out.append(Rental(instance, nodes, option, hourly * nodes))
                 break
             if per_node * nodes >= MAX_CLUSTER_GPUS:
@@ -272,6 +291,7 @@ def _rentals(
 
 
 def _shortfall(
+    rules: Rules,
     options: GpuOptions,
     gpus: list[tuple[float, Part, GpuSpec]],
     parts: Sequence[Part],
@@ -291,7 +311,7 @@ def _shortfall(
             count = count + 1 if count < 8 else count + 8
     needed.sort(key=lambda n: n.gpu_cost)
     limit = format_money(constraints.budget, constraints.currency) if constraints.budget else "the limits"
-    rentals = _rentals(options, parts, constraints, rate)
+    rentals = _rentals(options, parts, constraints, rate, rules)
     rent_text = ""
     if rentals:
         r = rentals[0]
