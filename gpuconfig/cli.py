@@ -487,8 +487,70 @@ def _cmd_build_check(args: argparse.Namespace) -> int:
 
 
 def _arch_check() -> Any:
-    """The PyTorch-wheel rule for each GPU, when the setup guide's tables are available."""
-    return None
+    """The PyTorch-wheel rule for each GPU, from the setup guide's tables."""
+    from gpuconfig.core.build.wheels import wheel_problem
+    from gpuconfig.core.guide.tables import CompatTableError, load_tables
+
+    try:
+        load_tables()
+    except CompatTableError as exc:
+        print(f"gpuconfig: PyTorch wheels not checked: {exc}", file=sys.stderr)
+        return None
+    return wheel_problem
+
+
+def _cmd_guide(args: argparse.Namespace) -> int:
+    from gpuconfig.core.build.model import BuildError, read_build, resolve
+    from gpuconfig.core.guide.choose import target_from_part
+    from gpuconfig.core.guide.diagnose import guide_from_probe
+    from gpuconfig.core.guide.guide import guide_for_gpus, guide_for_part
+    from gpuconfig.core.guide.render import guide_html, guide_markdown, guide_record
+    from gpuconfig.core.guide.tables import CompatTableError
+    from gpuconfig.core.paths import write_text_atomic
+
+    try:
+        if args.gpu:
+            part = _store().part(args.gpu)
+            if part is None or part.kind != "gpu":
+                raise UsageError(f"--gpu: {args.gpu!r} is not a GPU in the catalog (gpuconfig catalog list --kind gpu)")
+            guide = (
+                guide_for_gpus(
+                    [(target_from_part(part), args.count)], args.os, p2p=part.specs.get("p2p"), driver=args.driver
+                )
+                if args.driver
+                else guide_for_part(part, args.count, args.os)
+            )
+        elif args.build:
+            resolved = resolve(read_build(Path(args.build)), _store().part)
+            gpus = resolved.gpus()
+            if not gpus:
+                raise UsageError(f"{args.build}: the build has no GPU to set up")
+            p2p = False if any(g.spec("p2p") is False for g in gpus) else None
+            guide = guide_for_gpus(
+                [(target_from_part(g.part), g.count) for g in gpus], args.os, p2p=p2p, driver=args.driver
+            )
+        else:
+            try:
+                report = json.loads(Path(args.from_probe).read_text(encoding="utf-8"))
+            except FileNotFoundError as exc:
+                raise UsageError(f"{args.from_probe}: no such file") from exc
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise UsageError(f"{args.from_probe}: not a probe report (JSON): {exc}") from exc
+            if not isinstance(report, dict):
+                raise UsageError(f"{args.from_probe}: not a probe report: expected a JSON object")
+            guide = guide_from_probe(report, args.os)
+    except (BuildError, CompatTableError, ValueError) as exc:
+        raise UsageError(str(exc)) from exc
+    if args.format == "json":
+        text = json.dumps(guide_record(guide), ensure_ascii=False, indent=2) + "\n"
+    else:
+        text = guide_markdown(guide) if args.format == "md" else guide_html(guide)
+    if args.output:
+        write_text_atomic(Path(args.output), text)
+    else:
+        sys.stdout.write(text)
+    failed = any(f.severity == "fail" for f in guide.findings)
+    return EXIT_VERDICT_FAILED if failed and args.from_probe else EXIT_OK
 
 
 class _Parser(argparse.ArgumentParser):
@@ -561,6 +623,22 @@ def build_parser() -> argparse.ArgumentParser:
     recommend.add_argument("--top", type=int, default=5, help="candidates to print (text output)")
     recommend.add_argument("--json", action="store_true")
     recommend.set_defaults(handler=_cmd_recommend, no_cache=False)
+
+    from gpuconfig.core.guide.guide import OSES
+
+    guide = commands.add_parser("guide", help="the setup guide: driver, PyTorch install, checks, settings, fixes")
+    what = guide.add_mutually_exclusive_group(required=True)
+    what.add_argument("--gpu", metavar="CATALOG_ID", help="a GPU from the catalog")
+    what.add_argument("--build", metavar="FILE.json", help="a build file")
+    what.add_argument(
+        "--from-probe", metavar="FILE.json", dest="from_probe", help="a probe report (gpuconfig probe --json)"
+    )
+    guide.add_argument("--os", required=True, choices=OSES)
+    guide.add_argument("--count", type=int, default=1, help="how many of the GPU (with --gpu)")
+    guide.add_argument("--driver", metavar="VERSION", help="the NVIDIA driver installed now, e.g. 560.35.03")
+    guide.add_argument("--format", choices=("md", "html", "json"), default="md")
+    guide.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
+    guide.set_defaults(handler=_cmd_guide)
 
     build = commands.add_parser("build", help="check a build file")
     build_actions = build.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)

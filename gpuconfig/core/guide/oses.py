@@ -1,0 +1,43 @@
+"""The operating systems the setup guide writes commands for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class OsInfo:
+    """id: the guide's name for it; wheel_os: whose PyTorch wheels it installs (linux, windows, macos);
+    shell: the shell its commands are written for."""
+
+    id: str
+    name: str
+    wheel_os: str
+    shell: str
+    wsl: bool = False
+
+    @property
+    def linux(self) -> bool:
+        return self.wheel_os == "linux"
+
+
+OSES: dict[str, OsInfo] = {
+    o.id: o
+    for o in (
+        OsInfo("ubuntu-22.04", "Ubuntu 22.04 LTS", "linux", "bash"),
+        OsInfo("ubuntu-24.04", "Ubuntu 24.04 LTS", "linux", "bash"),
+        OsInfo("debian-12", "Debian 12 (bookworm)", "linux", "bash"),
+        OsInfo("windows-11", "Windows 11", "windows", "powershell"),
+        # WSL2 runs Linux wheels, but the GPU driver is the Windows one.
+        OsInfo("wsl2", "Ubuntu on WSL2 (Windows 11)", "linux", "bash", wsl=True),
+        OsInfo("macos", "macOS on Apple silicon", "macos", "bash"),
+    )
+}
+
+
+def os_info(os_id: str) -> OsInfo:
+    """The OS by id; a ValueError names the id and the known ones."""
+    try:
+        return OSES[os_id]
+    except KeyError:
+        raise ValueError(f"unknown OS {os_id!r}; expected one of {', '.join(OSES)}") from None
