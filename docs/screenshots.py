@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 OUT = Path(__file__).parent / "screenshots"
 
@@ -69,9 +70,69 @@ def main() -> int:
         settle()
         dialog.grab().save(str(OUT / "compare-light.png"))
         dialog.close()
+    build_shots(app, window, settle)
+    guide_shots(window, settle)
     print("\n".join(sorted(p.name for p in OUT.glob("*.png"))))
     QApplication.processEvents()
     return 0
+
+
+def build_shots(app: Any, window: Any, settle: Any) -> None:
+    """The Build tab: a two-RTX 4090 tower with a few warnings, beside a recommendation for a Llama 3 8B LoRA
+    run (its trace takes about 20 s the first time)."""
+    import time
+
+    from gpuconfig.core.build.model import Build, BuildLine
+    from gpuconfig.core.workload.spec import Workload
+    from gpuconfig.ui.main_window import BUILD_INDEX
+
+    window.set_theme("light")
+    window.tabs.setCurrentIndex(BUILD_INDEX)
+    tab = window.build_tab
+    tab.set_build(
+        Build(
+            "Two RTX 4090s",
+            (
+                BuildLine("nvidia-geforce-rtx-4090", 2),
+                BuildLine("amd-ryzen-9-9950x"),
+                BuildLine("msi-mpg-x870e-carbon-wifi"),
+                BuildLine("crucial-pro-oc-ddr5-6400-2x32gb"),
+                BuildLine("samsung-990-pro-2tb"),
+                BuildLine("nzxt-c1500-platinum-atx31"),
+                BuildLine("sliger-cx4200a"),
+            ),
+        )
+    )
+    form = tab.recommend.form
+    form.use_own.setChecked(True)
+    form.set_workload(Workload("llama-3-8b", task="lora", precision="bf16", batch=2, seq=1024))
+    form.budget.setValue(10_000)
+    tab.recommend.run()
+    deadline = time.monotonic() + 300
+    while tab.recommend.plan is None and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.05)
+    for theme in ("light", "dark"):
+        window.set_theme(theme)
+        settle()
+        window.grab().save(str(OUT / f"build-{theme}.png"))
+    window.set_theme("light")
+    tab.shutdown()
+
+
+def guide_shots(window: Any, settle: Any) -> None:
+    """The Guide tab: an RTX 5090 on Ubuntu 24.04, in both themes."""
+    from gpuconfig.ui.main_window import GUIDE_INDEX
+
+    window.tabs.setCurrentIndex(GUIDE_INDEX)
+    tab = window.guide_tab
+    tab.source.set_os("ubuntu-24.04")
+    tab.show_gpu("nvidia-geforce-rtx-5090", 1)
+    for theme in ("light", "dark"):
+        window.set_theme(theme)
+        settle()
+        window.grab().save(str(OUT / f"guide-{theme}.png"))
+    window.set_theme("light")
 
 
 if __name__ == "__main__":

@@ -16,12 +16,18 @@ from gpuconfig.ui.placeholder_tab import PlaceholderTab
 if TYPE_CHECKING:
     from PySide6.QtCore import Qt
 
+    from gpuconfig.core.build.model import Build
+    from gpuconfig.core.workload.spec import Workload
+    from gpuconfig.ui.build_tab import BuildTab
     from gpuconfig.ui.catalog_tab import CatalogTab
+    from gpuconfig.ui.guide_tab import GuideTab
     from gpuconfig.ui.probe_tab import ProbeTab
     from gpuconfig.ui.workload_tab import WorkloadTab
 
 WORKLOAD_INDEX = 1
+BUILD_INDEX = 2
 PROBE_INDEX = 3
+GUIDE_INDEX = 4
 
 
 class MainWindow(QMainWindow):
@@ -41,7 +47,9 @@ class MainWindow(QMainWindow):
         # The Workload and Probe tabs (pyqtgraph, the estimator, the sampler) are built when first shown.
         self._catalog_tab: CatalogTab | None = None
         self._workload_tab: WorkloadTab | None = None
+        self._build_tab: BuildTab | None = None
         self._probe_tab: ProbeTab | None = None
+        self._guide_tab: GuideTab | None = None
         self.tabs = QTabWidget()
         self.tabs.setObjectName("areas")
         self.tabs.setDocumentMode(True)
@@ -86,6 +94,19 @@ class MainWindow(QMainWindow):
             action.setShortcut(keys)
         _ = self.catalog_tab
 
+    def _install(self, index: int, tab: QWidget, title: str) -> None:
+        """Put a built tab in its placeholder's place, passing on its status messages."""
+        tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))  # type: ignore[attr-defined]
+        current = self.tabs.currentIndex()
+        placeholder = self.tabs.widget(index)
+        self.tabs.blockSignals(True)  # the swap itself is no tab change
+        self.tabs.removeTab(index)
+        self.tabs.insertTab(index, tab, title)
+        self.tabs.setCurrentIndex(current)
+        self.tabs.blockSignals(False)
+        if placeholder is not None:
+            placeholder.deleteLater()
+
     @property
     def catalog_tab(self) -> CatalogTab:
         """The Catalog tab, built on first use."""
@@ -93,16 +114,7 @@ class MainWindow(QMainWindow):
             from gpuconfig.ui.catalog_tab import CatalogTab
 
             tab = CatalogTab(self.store, self.colors)
-            tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-            current = self.tabs.currentIndex()
-            placeholder = self.tabs.widget(0)
-            self.tabs.blockSignals(True)  # the swap itself is no tab change
-            self.tabs.removeTab(0)
-            self.tabs.insertTab(0, tab, self.tr("Catalog"))
-            self.tabs.setCurrentIndex(current)
-            self.tabs.blockSignals(False)
-            if placeholder is not None:
-                placeholder.deleteLater()
+            self._install(0, tab, self.tr("Catalog"))
             self._catalog_tab = tab
         return self._catalog_tab
 
@@ -113,18 +125,39 @@ class MainWindow(QMainWindow):
             from gpuconfig.ui.workload_tab import WorkloadTab
 
             tab = WorkloadTab(self.store, self.colors)
-            tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-            current = self.tabs.currentIndex()
-            placeholder = self.tabs.widget(WORKLOAD_INDEX)
-            self.tabs.blockSignals(True)  # the swap itself is no tab change
-            self.tabs.removeTab(WORKLOAD_INDEX)
-            self.tabs.insertTab(WORKLOAD_INDEX, tab, self.tr("Workload"))
-            self.tabs.setCurrentIndex(current)
-            self.tabs.blockSignals(False)
-            if placeholder is not None:
-                placeholder.deleteLater()
+            self._install(WORKLOAD_INDEX, tab, self.tr("Workload"))
             self._workload_tab = tab
         return self._workload_tab
+
+    @property
+    def build_tab(self) -> BuildTab:
+        """The Build tab, built on first use."""
+        if self._build_tab is None:
+            from gpuconfig.ui.build_tab import BuildTab
+
+            tab = BuildTab(self.store, self.colors, self._current_workload)
+            tab.part_requested.connect(self.show_part)
+            self._install(BUILD_INDEX, tab, self.tr("Build"))
+            self._build_tab = tab
+        return self._build_tab
+
+    def _current_workload(self) -> Workload | None:
+        """What the Workload tab answers, or what it answered last time when it has not been opened yet."""
+        if self._workload_tab is not None:
+            return self._workload_tab.current_workload()
+        from gpuconfig.ui.workload_tab import saved_workload
+
+        return saved_workload(self.store)
+
+    def show_part(self, kind: str, part_id: str) -> None:
+        """Show one part's row in the Catalog tab, clearing the filters that would hide it."""
+        tab = self.catalog_tab
+        tab.show_kind(kind)
+        tab.filters.clear.click()
+        tab.views.setCurrentWidget(tab.table)
+        tab.table_button.setChecked(True)
+        tab.select_part(part_id)
+        self.tabs.setCurrentWidget(tab)
 
     @property
     def probe_tab(self) -> ProbeTab:
@@ -133,28 +166,42 @@ class MainWindow(QMainWindow):
             from gpuconfig.ui.probe_tab import ProbeTab
 
             tab = ProbeTab(self.colors, self.store)
-            tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-            current = self.tabs.currentIndex()
-            placeholder = self.tabs.widget(PROBE_INDEX)
-            self.tabs.blockSignals(True)  # the swap itself is no tab change
-            self.tabs.removeTab(PROBE_INDEX)
-            self.tabs.insertTab(PROBE_INDEX, tab, self.tr("Probe"))
-            self.tabs.setCurrentIndex(current)
-            self.tabs.blockSignals(False)
-            if placeholder is not None:
-                placeholder.deleteLater()
+            self._install(PROBE_INDEX, tab, self.tr("Probe"))
             self._probe_tab = tab
         return self._probe_tab
+
+    @property
+    def guide_tab(self) -> GuideTab:
+        """The Guide tab, built on first use."""
+        if self._guide_tab is None:
+            from gpuconfig.ui.guide_tab import GuideTab
+
+            tab = GuideTab(self.store, self.colors)
+            self._install(GUIDE_INDEX, tab, self.tr("Guide"))
+            self._guide_tab = tab
+        return self._guide_tab
+
+    def show_guide_for_build(self, build: Build) -> None:
+        """Open the setup guide for a build's GPUs in the Guide tab."""
+        tab = self.guide_tab
+        tab.show_build(build)
+        self.tabs.setCurrentWidget(tab)
 
     def _on_tab_changed(self, index: int) -> None:
         if index == WORKLOAD_INDEX:
             _ = self.workload_tab
+        elif index == BUILD_INDEX:
+            _ = self.build_tab
         elif index == PROBE_INDEX:
             _ = self.probe_tab
+        elif index == GUIDE_INDEX:
+            _ = self.guide_tab
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._workload_tab is not None:
             self._workload_tab.shutdown()  # a running trace process is killed, its thread waited for
+        if self._build_tab is not None:
+            self._build_tab.shutdown()  # the recommend panel's trace is killed; the build worked on is kept
         if self._probe_tab is not None:
             self._probe_tab.shutdown()  # the benchmark process is killed, the sampler's thread stopped
         super().closeEvent(event)
@@ -246,8 +293,12 @@ class MainWindow(QMainWindow):
             self._catalog_tab.apply_colors(self.colors)
         if self._workload_tab is not None:
             self._workload_tab.apply_colors(self.colors)
+        if self._build_tab is not None:
+            self._build_tab.apply_colors(self.colors)
         if self._probe_tab is not None:
             self._probe_tab.apply_colors(self.colors)
+        if self._guide_tab is not None:
+            self._guide_tab.apply_colors(self.colors)
         self._show_catalog_state()
 
     def _on_system_scheme(self, _scheme: Qt.ColorScheme) -> None:
@@ -307,6 +358,8 @@ class MainWindow(QMainWindow):
     def set_exchange_rate(self, value: float | None) -> None:
         self.store.set_exchange_rate(value)
         self.catalog_tab.set_rate(self.store.exchange_rate())
+        if self._build_tab is not None:
+            self._build_tab.refresh()
         self._show_rate()
 
     def _on_about(self) -> None:

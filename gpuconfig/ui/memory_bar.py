@@ -8,19 +8,12 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from gpuconfig.core.units import format_bytes
 from gpuconfig.core.workload.estimate import Memory
-from gpuconfig.ui.theme import MEMORY_COLORS, Colors
+from gpuconfig.ui.theme import MEMORY_COLORS, Colors, text_on
 
 CATEGORIES = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
 BAR_TOP = 22
 BAR_HEIGHT = 34
 LEGEND_GAP = 10
-
-
-def _text_on(background: str) -> QColor:
-    """Black or white, whichever reads on the background."""
-    color = QColor(background)
-    luminance = 0.299 * color.red() + 0.587 * color.green() + 0.114 * color.blue()
-    return QColor("#111111") if luminance > 150 else QColor("#ffffff")
 
 
 class MemoryBar(QWidget):
@@ -93,7 +86,7 @@ class MemoryBar(QWidget):
             painter.fillRect(rect, QColor(MEMORY_COLORS[key]))
             text = format_bytes(size)
             if metrics.horizontalAdvance(text) + 10 < rect.width():
-                painter.setPen(_text_on(MEMORY_COLORS[key]))
+                painter.setPen(text_on(MEMORY_COLORS[key]))
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
                 painter.setPen(Qt.PenStyle.NoPen)
             self._spans.append((x0, x1, key, size))

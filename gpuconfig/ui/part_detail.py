@@ -5,7 +5,15 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gpuconfig.core.catalog.derived import DERIVED_FIELDS
 from gpuconfig.core.catalog.model import Part, Price
@@ -105,3 +113,32 @@ class PartDetail(QWidget):
             {notes}
             <h4>{escape(self.tr("Sources"))}</h4><ol>{sources}</ol>
         """
+
+
+class PartDetailDialog(QDialog):
+    """One part's every figure, opened from a build's row; `show_in_catalog(part_id)` asks for its catalog row."""
+
+    show_in_catalog = Signal(str)
+
+    def __init__(
+        self, part: Part, spec: KindSpec, currency: str, rate: ExchangeRate | None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(part.name)
+        self.part_id = part.id
+        self.detail = PartDetail()
+        self.detail.revert.hide()  # prices are edited in the Catalog tab
+        self.detail.show_part(part, spec, currency, rate)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        catalog = buttons.addButton(self.tr("Show in the Catalog tab"), QDialogButtonBox.ButtonRole.ActionRole)
+        catalog.setObjectName("show_in_catalog")
+        catalog.clicked.connect(self._on_show_in_catalog)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.detail, 1)
+        layout.addWidget(buttons)
+        self.resize(520, 640)
+
+    def _on_show_in_catalog(self) -> None:
+        self.show_in_catalog.emit(self.part_id)
+        self.accept()

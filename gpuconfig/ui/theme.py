@@ -70,6 +70,18 @@ MEMORY_COLORS = {
     "overhead": "#8c96a5",
 }
 
+# What a build draws power for (the power bar), in the same mid-tone family.
+POWER_COLORS = {"gpu": "#4e79a7", "cpu": "#f28e2b", "rest": "#8c96a5"}
+# A problem's severity, as the build checker grades it: the theme colour role each is shown in.
+SEVERITY_ROLES = {"fail": "error", "warn": "warning", "info": "link"}
+
+
+def text_on(background: str) -> QColor:
+    """Black or white, whichever reads on the background."""
+    color = QColor(background)
+    luminance = 0.299 * color.red() + 0.587 * color.green() + 0.114 * color.blue()
+    return QColor("#111111") if luminance > 150 else QColor("#ffffff")
+
 
 def system_is_dark() -> bool:
     """Whether the desktop uses a dark scheme, read from the platform's own palette (Qt 6.5+ follows the

@@ -46,6 +46,15 @@ TraceKey = tuple[Any, ...]
 Fit = tuple[ModelSource, Fitted, float]
 
 
+def saved_workload(store: CatalogStore) -> Workload | None:
+    """The workload the Workload tab answered last (kept in the settings), before the tab is built."""
+    saved = store.setting(SETTING_FORM)
+    try:
+        return Workload(**json.loads(saved)) if saved else None
+    except (ValueError, TypeError):  # WorkloadError is a ValueError; a stale or damaged setting
+        return None
+
+
 def trace_key(source: ModelSource, workload: Workload) -> TraceKey:
     """What a trace depends on; two workloads with the same key share one fit."""
     return (source.kind, source.digest, *trace_settings(workload).values())
@@ -200,6 +209,15 @@ class WorkloadTab(QWidget):
     def apply_workload(self, workload: Workload) -> None:
         """Put a workload (an option from the table) into the form."""
         self.form.set_workload(workload)
+
+    def current_workload(self) -> Workload | None:
+        """The workload the tab answers now, else the one the form holds, else None (the form is invalid)."""
+        if self.answer is not None:
+            return self.answer.estimate.workload
+        try:
+            return self.form.workload()
+        except WorkloadError:
+            return None
 
     def running(self) -> bool:
         """Whether any background job is still alive (a cancelled one until its thread has ended)."""

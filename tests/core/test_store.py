@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gpuconfig.core.build.model import Build, BuildError, BuildLine
 from gpuconfig.core.catalog.prices import PriceListError, read_price_list
 from gpuconfig.core.catalog.store import MIGRATIONS, SCHEMA_VERSION, CatalogStore, StoreError, _apply
 
@@ -199,3 +200,75 @@ def test_exchange_rate_published_then_user_set_then_reset(store: CatalogStore) -
     assert store.exchange_rate() == published
     with pytest.raises(ValueError, match="positive"):
         store.set_exchange_rate(-1)
+
+
+def _build(name: str = "Lab box") -> Build:
+    return Build(
+        name,
+        (BuildLine("nvidia-geforce-rtx-4090", 2), BuildLine("amd-ryzen-9-9950x")),
+        currency="CNY",
+        circuit="cn-220v-10a",
+        workload={"model": "llama-3-8b", "task": "lora"},
+        notes="quotes: 'a' \"b\"",
+    )
+
+
+def test_saved_build_loads_back_equal(store: CatalogStore) -> None:
+    build = _build()
+    store.save_build(build)
+    assert store.load_build("Lab box") == build
+    assert [name for name, _ in store.saved_builds()] == ["Lab box"]
+    changed = build.with_line("amd-ryzen-9-9950x", 0)
+    store.save_build(changed)  # the same name replaces it
+    assert store.load_build("Lab box") == changed
+    assert len(store.saved_builds()) == 1
+
+
+def test_saved_builds_survive_a_catalog_rebuild_and_delete(store: CatalogStore, catalog_copy: Path) -> None:
+    store.save_build(_build("one"))
+    store.save_build(_build("two"))
+    _bump_first_price(catalog_copy, "gpu")
+    assert store.refresh().rebuilt
+    assert {name for name, _ in store.saved_builds()} == {"one", "two"}
+    assert store.delete_build("one")
+    assert not store.delete_build("one")
+    assert [name for name, _ in store.saved_builds()] == ["two"]
+    with pytest.raises(BuildError, match="saved build 'one': no such build"):
+        store.load_build("one")
+
+
+def test_a_build_needs_a_name_to_be_saved(store: CatalogStore) -> None:
+    with pytest.raises(ValueError, match="needs a name"):
+        store.save_build(_build("  "))
+    assert store.saved_builds() == []
+
+
+def test_a_damaged_saved_build_gives_a_clear_error(store: CatalogStore, tmp_path: Path) -> None:
+    store.save_build(_build("good"))
+    raw = sqlite3.connect(tmp_path / "test.sqlite3", isolation_level=None)
+    raw.execute("INSERT INTO builds VALUES ('truncated', '2026-01-01T00:00:00', '{\"parts\": [')")
+    raw.execute("INSERT INTO builds VALUES ('no parts', '2026-01-01T00:00:00', '{\"name\": \"x\"}')")
+    raw.close()
+    with pytest.raises(BuildError, match=r"^saved build 'truncated': the stored text is not JSON"):
+        store.load_build("truncated")
+    with pytest.raises(BuildError, match=r"^saved build 'no parts': 'parts' must be a non-empty list"):
+        store.load_build("no parts")
+    assert store.load_build("good") == _build("good")  # the others still load
+    assert len(store.saved_builds()) == 3
+
+
+def test_database_before_saved_builds_is_migrated_keeping_its_data(tmp_path: Path, catalog_copy: Path) -> None:
+    db = tmp_path / "v2.sqlite3"
+    connection = sqlite3.connect(db, isolation_level=None)
+    _apply(connection, MIGRATIONS[0], 1)
+    _apply(connection, MIGRATIONS[1], 2)
+    connection.execute("INSERT INTO settings VALUES ('theme', 'dark')")
+    connection.execute("INSERT INTO price_lists (name, imported) VALUES ('shop', '2026-01-01')")
+    connection.close()
+    store = CatalogStore.open(db, catalog_copy)
+    assert store.setting("theme") == "dark"
+    assert [row[0] for row in store.price_lists()] == ["shop"]
+    assert store.saved_builds() == []
+    store.save_build(_build())
+    assert store.load_build("Lab box") == _build()
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3

@@ -1,7 +1,7 @@
-"""The SQLite store: the catalog loaded from its files, plus the user's own prices and settings.
+"""The SQLite store: the catalog loaded from its files, plus the user's own prices, builds and settings.
 
 The catalog tables are rebuilt whenever the files change; the user's tables (price overrides,
-imported price lists, settings) are never touched by a rebuild. A catalog that fails validation
+imported price lists, saved builds, settings) are never touched by a rebuild. A catalog that fails validation
 leaves the last good catalog in place.
 """
 
@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from gpuconfig.core.build.model import Build, BuildError, build_from_json
 from gpuconfig.core.catalog.derived import derived_values
 from gpuconfig.core.catalog.files import (
     CURRENCY_FILE,
@@ -73,6 +74,13 @@ MIGRATIONS: tuple[str, ...] = (
         date TEXT NOT NULL,
         source TEXT NOT NULL,
         PRIMARY KEY (list_id, part_id)
+    );
+    """,
+    """
+    CREATE TABLE builds (
+        name TEXT PRIMARY KEY,
+        saved TEXT NOT NULL,
+        data TEXT NOT NULL
     );
     """,
 )
@@ -308,6 +316,42 @@ class CatalogStore:
     def delete_price_list(self, name: str) -> bool:
         with self._transaction() as db:
             cursor = db.execute("DELETE FROM price_lists WHERE name = ?", (name,))
+        return cursor.rowcount > 0
+
+    # -- saved builds -----------------------------------------------------------------------------
+
+    def save_build(self, build: Build) -> None:
+        """Save a build under its name, replacing an earlier build of the same name."""
+        name = build.name.strip()
+        if not name:
+            raise ValueError("a saved build needs a name")
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO builds (name, saved, data) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET saved = excluded.saved, data = excluded.data",
+                (name, dt.datetime.now().isoformat(timespec="seconds"), json.dumps(build.to_json())),
+            )
+
+    def saved_builds(self) -> list[tuple[str, str]]:
+        """(name, saved at) of every saved build, the latest first."""
+        return self._db.execute("SELECT name, saved FROM builds ORDER BY saved DESC, name").fetchall()
+
+    def load_build(self, name: str) -> Build:
+        """A saved build; BuildError naming it when there is none or its stored text is damaged."""
+        row = self._db.execute("SELECT data FROM builds WHERE name = ?", (name,)).fetchone()
+        where = f"saved build {name!r}"
+        if row is None:
+            raise BuildError(f"{where}: no such build")
+        try:
+            data = json.loads(row[0])
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise BuildError(f"{where}: the stored text is not JSON ({exc}); delete it and save it again") from exc
+        return build_from_json(data, where)
+
+    def delete_build(self, name: str) -> bool:
+        """False when there was no build of that name."""
+        with self._transaction() as db:
+            cursor = db.execute("DELETE FROM builds WHERE name = ?", (name,))
         return cursor.rowcount > 0
 
     # -- settings ---------------------------------------------------------------------------------

@@ -1,0 +1,335 @@
+"""A build as a document people keep or paste: Markdown, standalone HTML, CSV and JSON.
+
+Each takes the resolved build, its totals, its power budget and the checker's problems, as the Build
+tab and the CLI compute them; `rate` must be the exchange rate the totals were computed with, so the
+lines add up to the total. Unpriced parts read "unpriced" and are named under the total, never as 0.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from gpuconfig import __version__
+from gpuconfig.core.build.check import Problem
+from gpuconfig.core.build.model import Resolved, Totals
+from gpuconfig.core.build.power import PowerBudget
+from gpuconfig.core.build.sheet import Sheet, build_sheet
+from gpuconfig.core.catalog.schema import Schema
+from gpuconfig.core.money import ExchangeRate, format_money
+from gpuconfig.core.planner.records import power_record
+
+UNPRICED = "unpriced"
+SEVERITY_NAMES = {"fail": "Problem", "warn": "Warning", "info": "Note"}
+
+
+def verdict(problems: Sequence[Problem]) -> str:
+    """'fail', 'warn' or 'pass', as `gpuconfig build check` gives it."""
+    if any(p.severity == "fail" for p in problems):
+        return "fail"
+    return "warn" if any(p.severity == "warn" for p in problems) else "pass"
+
+
+def _money(amount: float | None, currency: str) -> str:
+    return UNPRICED if amount is None else format_money(amount, currency)
+
+
+def total_text(totals: Totals) -> str:
+    """'$5,199' or '$5,199 + 2 unpriced parts'."""
+    text = format_money(totals.amount, totals.currency)
+    if totals.unpriced:
+        n = len(totals.unpriced)
+        text += f" + {n} unpriced part{'s' if n > 1 else ''}"
+    return text
+
+
+def power_lines(budget: PowerBudget) -> list[str]:
+    """The power budget in a few sentences."""
+    cpu = f"CPU {budget.cpu_w:,} W at its {budget.cpu_basis.split(' (')[0]}" if budget.cpu_w else "no CPU"
+    lines = [
+        f"Sustained draw: {budget.sustained_w:,} W (GPUs {budget.gpu_w:,} W, {cpu}, "
+        f"rest of the system {budget.rest_w:,} W).",
+    ]
+    generation = "ATX 3.x" if budget.atx3 is not False else "ATX 2.x"
+    supply = f"Power supply: {budget.psu_w:,} W" if budget.psu_w is not None else "Power supply: none in the build"
+    lines.append(f"{supply}; this build needs {budget.required_w:,} W from an {generation} supply.")
+    if budget.wall_w is not None and budget.efficiency is not None:
+        lines.append(
+            f"At the wall: about {budget.wall_w:,} W at {budget.efficiency:.0%} efficiency; "
+            f"a {budget.circuit.label} circuit carries {budget.circuit.watts:,} W continuously."
+        )
+    else:
+        lines.append(f"Circuit: {budget.circuit.label}, {budget.circuit.watts:,} W continuous.")
+    return lines
+
+
+def _rate_note(totals: Totals, rate: ExchangeRate | None) -> str:
+    if not totals.converted or rate is None:
+        return ""
+    origin = "your rate" if rate.user_set else f"{rate.date}, {rate.source}"
+    return f"Converted at 1 USD = {rate.rate:g} CNY ({origin})."
+
+
+def _today() -> str:
+    return dt.date.today().isoformat()
+
+
+# -- Markdown -------------------------------------------------------------------------------------
+
+
+def _md(text: str) -> str:
+    """A table cell: one line, pipes escaped."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def build_markdown(
+    resolved: Resolved,
+    totals: Totals,
+    budget: PowerBudget | None,
+    problems: Sequence[Problem],
+    *,
+    rate: ExchangeRate | None = None,
+    schema: Schema | None = None,
+) -> str:
+    sheet = build_sheet(resolved, totals.currency, rate, schema)
+    out = [f"# {_md(sheet.name)}", ""]
+    out += ["| Part | Name | Key specs | Qty | Unit price | Total |", "|---|---|---|---:|---:|---:|"]
+    for line in sheet.lines:
+        out.append(
+            f"| {_md(line.kind_label)} | {_md(line.part.name)} | {_md(line.specs_text)} | {line.count} "
+            f"| {_money(line.unit_price, sheet.currency)} | {_money(line.line_total, sheet.currency)} |"
+        )
+    out.append(f"| **Total** | | | | | **{_md(format_money(totals.amount, totals.currency))}** |")
+    out.append("")
+    if totals.unpriced:
+        out.append(f"Unpriced, not in the total: {', '.join(_unpriced_names(sheet, totals))}.")
+    if note := _rate_note(totals, rate):
+        out.append(note)
+    if budget is not None:
+        out += ["", "## Power", ""] + [f"- {line}" for line in power_lines(budget)]
+    out += ["", "## Checks", ""]
+    if not problems:
+        out.append("Every compatibility and power rule passes.")
+    for p in problems:
+        text = f"- **{SEVERITY_NAMES[p.severity]}:** {_md(p.message)}"
+        if p.fix:
+            text += f" *Fix:* {_md(p.fix)}"
+        if p.source:
+            text += f" (source: {_md(p.source)})"
+        out.append(text)
+    if resolved.build.notes:
+        out += ["", "## Notes", "", resolved.build.notes]
+    out += ["", f"*Made with gpuconfig {__version__} on {_today()}; prices from the catalog and its sources.*", ""]
+    return "\n".join(out)
+
+
+def _unpriced_names(sheet: Sheet, totals: Totals) -> list[str]:
+    return [line.part.name for line in sheet.lines if line.part.id in totals.unpriced]
+
+
+# -- HTML -----------------------------------------------------------------------------------------
+
+_CSS = """
+body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, sans-serif; color: #1d2330; font-size: 10pt; }
+h1 { font-size: 18pt; margin-bottom: 2px; }
+h2 { font-size: 13pt; margin-top: 18px; margin-bottom: 6px; }
+.meta { color: #5f6b7a; }
+table.parts { border-collapse: collapse; width: 100%; }
+table.parts th { background-color: #eceef2; text-align: left; padding: 5px 8px; border-bottom: 1px solid #c7ccd4; }
+table.parts td { padding: 5px 8px; border-bottom: 1px solid #e3e6eb; vertical-align: top; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+td.specs { color: #5f6b7a; }
+tr.total td { font-weight: bold; border-top: 2px solid #1d2330; border-bottom: none; }
+.unpriced { color: #9a6700; font-style: italic; }
+.fail { color: #c62828; font-weight: bold; }
+.warn { color: #9a6700; font-weight: bold; }
+.info { color: #1f5fc4; font-weight: bold; }
+.fix { color: #2e7d32; }
+.source { color: #5f6b7a; font-size: 8pt; }
+p.problem { margin-top: 4px; margin-bottom: 6px; }
+"""
+
+
+def _power_bar_html(budget: PowerBudget) -> str:
+    """The sustained draw against the supply's rating, as a bar of two table cells."""
+    if not budget.psu_w:
+        return ""
+    share = min(budget.sustained_w / budget.psu_w, 1.0)
+    used = max(int(share * 100), 1)
+    color = "#c62828" if budget.required_w > budget.psu_w else "#9a6700" if share > 0.8 else "#2e7d32"
+    rest = f'<td width="{100 - used}%" bgcolor="#e3e6eb"></td>' if used < 100 else ""
+    return (
+        '<table width="100%" cellspacing="0" cellpadding="0" style="margin-bottom: 6px">'
+        f'<tr><td width="{used}%" bgcolor="{color}" height="12"></td>{rest}</tr></table>'
+        f'<p class="meta">{budget.sustained_w:,} W of {budget.psu_w:,} W ({share:.0%}); '
+        f"the build needs a {budget.required_w:,} W rating.</p>"
+    )
+
+
+def build_html(
+    resolved: Resolved,
+    totals: Totals,
+    budget: PowerBudget | None,
+    problems: Sequence[Problem],
+    *,
+    rate: ExchangeRate | None = None,
+    schema: Schema | None = None,
+) -> str:
+    """A standalone HTML document (inline CSS, no scripts or remote files); every text is escaped."""
+    sheet = build_sheet(resolved, totals.currency, rate, schema)
+    cur = sheet.currency
+    rows = []
+    for line in sheet.lines:
+        unit = _money(line.unit_price, cur)
+        total = _money(line.line_total, cur)
+        cls = ' class="num unpriced"' if line.unit_price is None else ' class="num"'
+        rows.append(
+            f"<tr><td>{escape(line.kind_label)}</td><td>{escape(line.part.name)}</td>"
+            f'<td class="specs">{escape(line.specs_text)}</td><td class="num">{line.count}</td>'
+            f'<td{cls} title="{escape(line.price_note)}">{escape(unit)}</td><td{cls}>{escape(total)}</td></tr>'
+        )
+    rows.append(
+        '<tr class="total"><td colspan="5">Total</td>'
+        f'<td class="num">{escape(format_money(totals.amount, totals.currency))}</td></tr>'
+    )
+    after = []
+    if totals.unpriced:
+        names = ", ".join(_unpriced_names(sheet, totals))
+        after.append(f'<p class="unpriced">Unpriced, not in the total: {escape(names)}.</p>')
+    if note := _rate_note(totals, rate):
+        after.append(f'<p class="meta">{escape(note)}</p>')
+    power = ""
+    if budget is not None:
+        power = (
+            "<h2>Power</h2>"
+            + _power_bar_html(budget)
+            + "".join(f"<p>{escape(line)}</p>" for line in power_lines(budget))
+        )
+    checks = []
+    for p in problems:
+        fix = f' <span class="fix">Fix: {escape(p.fix)}</span>' if p.fix else ""
+        source = f'<br><span class="source">Source: {escape(p.source)}</span>' if p.source else ""
+        checks.append(
+            f'<p class="problem"><span class="{p.severity}">{escape(SEVERITY_NAMES[p.severity])}:</span> '
+            f"{escape(p.message)}{fix}{source}</p>"
+        )
+    if not checks:
+        checks.append('<p class="fix">Every compatibility and power rule passes.</p>')
+    notes = f"<h2>Notes</h2><p>{escape(resolved.build.notes)}</p>" if resolved.build.notes else ""
+    circuit = f" · circuit: {escape(budget.circuit.label)}" if budget is not None else ""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{escape(sheet.name)}</title>
+<style>{_CSS}</style></head>
+<body>
+<h1>{escape(sheet.name)}</h1>
+<p class="meta">{len(sheet.lines)} lines · prices in {escape(cur)}{circuit}</p>
+<table class="parts" cellspacing="0" cellpadding="5" width="100%">
+<tr><th>Part</th><th>Name</th><th>Key specs</th><th class="num">Qty</th><th class="num">Unit price</th>
+<th class="num">Total</th></tr>
+{"".join(rows)}
+</table>
+{"".join(after)}
+{power}
+<h2>Checks</h2>
+{"".join(checks)}
+{notes}
+<p class="source">Made with gpuconfig {escape(__version__)} on {_today()}; prices from the catalog and its sources.</p>
+</body></html>
+"""
+
+
+# -- CSV ------------------------------------------------------------------------------------------
+
+CSV_HEADER = ("kind", "part", "id", "key_specs", "count", "unit_price", "line_total", "currency", "price_note")
+
+
+def build_csv(
+    resolved: Resolved,
+    totals: Totals,
+    budget: PowerBudget | None,
+    problems: Sequence[Problem],
+    *,
+    rate: ExchangeRate | None = None,
+    schema: Schema | None = None,
+) -> str:
+    """One row per line, then a total row; an unpriced part has empty price cells, never 0."""
+    sheet = build_sheet(resolved, totals.currency, rate, schema)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+
+    def number(value: float | None) -> str:
+        return "" if value is None else f"{value:.2f}"
+
+    for line in sheet.lines:
+        writer.writerow(
+            (
+                line.kind,
+                line.part.name,
+                line.part.id,
+                line.specs_text,
+                line.count,
+                number(line.unit_price),
+                number(line.line_total),
+                sheet.currency,
+                line.price_note,
+            )
+        )
+    unpriced = f"{UNPRICED}, not in the total: {', '.join(_unpriced_names(sheet, totals))}" if totals.unpriced else ""
+    writer.writerow(("total", "", "", "", "", "", number(totals.amount), totals.currency, unpriced))
+    return out.getvalue()
+
+
+# -- JSON -----------------------------------------------------------------------------------------
+
+
+def _money_json(amount: float | None, currency: str) -> dict[str, Any]:
+    return {"amount": None if amount is None else round(amount, 2), "currency": currency}
+
+
+def build_json(
+    resolved: Resolved,
+    totals: Totals,
+    budget: PowerBudget | None,
+    problems: Sequence[Problem],
+    *,
+    rate: ExchangeRate | None = None,
+    schema: Schema | None = None,
+) -> dict[str, Any]:
+    """The build file (build_from_json reads it back) plus what gpuconfig computed from it: the priced
+    lines, the totals, the power budget (as `gpuconfig build check --json` words it), the problems and the
+    verdict. Those are recomputed when the file is opened."""
+    sheet = build_sheet(resolved, totals.currency, rate, schema)
+    data = resolved.build.to_json()
+    data["currency"] = totals.currency
+    data["lines"] = [
+        {
+            "id": line.part.id,
+            "kind": line.kind,
+            "name": line.part.name,
+            "count": line.count,
+            "key_specs": {s.key: s.text for s in line.specs},
+            "unit_price": _money_json(line.unit_price, sheet.currency),
+            "line_total": _money_json(line.line_total, sheet.currency),
+            "price_note": line.price_note,
+        }
+        for line in sheet.lines
+    ]
+    data["totals"] = {
+        **_money_json(totals.amount, totals.currency),
+        "unpriced": list(totals.unpriced),
+        "converted": totals.converted,
+        "exchange_rate": None
+        if rate is None
+        else {"base": rate.base, "quote": rate.quote, "rate": rate.rate, "date": rate.date, "source": rate.source},
+    }
+    if budget is not None:
+        data["power"] = power_record(budget)
+    data["problems"] = [p.to_json() for p in problems]
+    data["verdict"] = verdict(problems)
+    data["exported"] = {"by": f"gpuconfig {__version__}", "date": _today()}
+    return data

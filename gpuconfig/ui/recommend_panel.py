@@ -1,0 +1,237 @@
+"""The Recommend panel: complete machines (and rentals) for a workload and a budget.
+
+The model's trace is the slow part: it runs on a worker thread (cancellable, its progress shown) and is
+kept, so changing the budget, the currency or the limits afterwards plans again at once on the GUI
+thread (the planner itself takes milliseconds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+
+from gpuconfig.core.build.rules import Rules
+from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.planner.recommend import Constraints, Plan, PlanError, recommend
+from gpuconfig.core.workload.answer import prepare
+from gpuconfig.core.workload.estimate import Fitted
+from gpuconfig.core.workload.models import ModelSource, resolve_model
+from gpuconfig.core.workload.spec import Workload, WorkloadError
+from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
+from gpuconfig.ui.plan_view import PlanView
+from gpuconfig.ui.recommend_form import RecommendForm
+from gpuconfig.ui.theme import Colors, mark
+from gpuconfig.ui.workload_tab import TraceKey, trace_key
+
+PLAN_KINDS = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "cloud")
+REPLAN_MS = 250
+WorkloadSource = Callable[[], Workload | None]
+
+
+class RecommendPanel(QWidget):
+    """`build_chosen(build)` when the user picks a candidate; `status_message(text)` for the status bar."""
+
+    build_chosen = Signal(object)
+    status_message = Signal(str)
+
+    def __init__(
+        self,
+        store: CatalogStore,
+        rules: Rules,
+        colors: Colors,
+        workload_source: WorkloadSource,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.store, self.rules, self.colors = store, rules, colors
+        self.workload_source = workload_source
+        self.plan: Plan | None = None
+        self.traces_started = 0  # the tests count them
+        self._fits: dict[TraceKey, tuple[ModelSource, Fitted]] = {}
+        self._jobs = Jobs(self)
+        self._job: tuple[BackgroundJob, TraceKey] | None = None
+
+        heading = QLabel(self.tr("Recommend a machine"))
+        font = heading.font()
+        font.setBold(True)
+        heading.setFont(font)
+        self.form = RecommendForm(rules.circuits)
+        self.run_button = QPushButton(self.tr("Recommend"))
+        self.run_button.setObjectName("plan_run")
+        self.run_button.setDefault(True)
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setObjectName("plan_cancel")
+        self.progress = QProgressBar()
+        self.progress.setObjectName("plan_progress")
+        self.progress.setFixedWidth(140)
+        self.progress.setFormat("%v / %m")
+        self.status = QLabel()
+        self.status.setObjectName("plan_status")
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        mark(self.status, "muted")
+        self.error = QLabel()
+        self.error.setObjectName("plan_error")
+        self.error.setWordWrap(True)
+        mark(self.error, "error")
+        self.error.hide()
+        row = QHBoxLayout()
+        row.addWidget(self.run_button)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.progress)
+        row.addWidget(self.status, 1)
+        self.view = PlanView(colors)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(heading)
+        layout.addWidget(self.form)
+        layout.addLayout(row)
+        layout.addWidget(self.error)
+        layout.addWidget(self.view, 1)
+
+        self._replan = QTimer(self)
+        self._replan.setSingleShot(True)
+        self._replan.setInterval(REPLAN_MS)
+        self._replan.timeout.connect(self._on_replan)
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.form.changed.connect(self._replan.start)
+        self.view.candidate_chosen.connect(lambda c: self.build_chosen.emit(c.build))
+        self._idle("")
+
+    # -- public -----------------------------------------------------------------------------------
+
+    def refresh_workload(self) -> None:
+        """Read the Workload tab's workload again."""
+        self.form.set_tab_workload(self.workload_source())
+
+    def run(self) -> None:
+        """Plan for the form as it is: at once when its model is traced, else after tracing it."""
+        self._replan.stop()
+        self.refresh_workload()
+        try:
+            workload = self.form.workload()
+            constraints = self.form.constraints()
+            source = resolve_model(workload.model)
+        except (WorkloadError, PlanError) as exc:
+            self._show_error(str(exc))
+            return
+        key = trace_key(source, workload)
+        fit = self._fits.get(key)
+        if fit is not None:
+            self._cancel_job()
+            self._plan(workload, constraints, *fit)
+            return
+        if self._job is not None and self._job[1] == key:
+            return  # already tracing this model: the form as it is then is planned when the trace is done
+        self._cancel_job()
+        job = BackgroundJob(lambda progress, cancelled: prepare(workload, progress=progress, cancelled=cancelled))
+        job.progressed.connect(self._on_progress)
+        job.succeeded.connect(self._on_succeeded)
+        job.failed.connect(self._on_failed)
+        self._job = (job, key)
+        self.traces_started += 1
+        self._clear_error()
+        self._jobs.start(job)
+        self._busy(self.tr("Tracing {model}…").format(model=source.name), 0, 0)
+
+    def cancel(self) -> None:
+        if self._job is not None:
+            self._cancel_job()
+            self._idle(self.tr("Cancelled."))
+
+    def running(self) -> bool:
+        return bool(self._jobs)
+
+    def shutdown(self, wait_ms: int = 10_000) -> None:
+        self._replan.stop()
+        self._jobs.shutdown(wait_ms)
+
+    def apply_colors(self, colors: Colors) -> None:
+        self.colors = colors
+        self.view.apply_colors(colors)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.refresh_workload()
+
+    # -- planning ---------------------------------------------------------------------------------
+
+    def _plan(self, workload: Workload, constraints: Constraints, source: ModelSource, fitted: Fitted) -> None:
+        parts: list[Part] = [p for kind in PLAN_KINDS for p in self.store.parts(kind)]
+        by_id = {p.id: p for p in parts}
+        try:
+            plan = recommend(
+                source, fitted, workload, constraints, parts, self.rules, self.store.exchange_rate(), by_id.get
+            )
+        except (WorkloadError, PlanError) as exc:
+            self._show_error(str(exc))
+            return
+        self.plan = plan
+        self._clear_error()
+        self.view.show_plan(plan)
+        self._idle(self.tr("Planned for {model}.").format(model=source.name))
+
+    def _on_replan(self) -> None:
+        """A limit changed: plan again when the workload's trace is at hand (no trace starts by itself)."""
+        if self.plan is None and self._job is None:
+            return
+        try:
+            workload = self.form.workload()
+            key = trace_key(resolve_model(workload.model), workload)
+        except (WorkloadError, PlanError):
+            return
+        if key in self._fits:
+            self.run()
+
+    def _cancel_job(self) -> None:
+        if self._job is not None:
+            self._job[0].cancel()
+            self._job = None
+
+    def _on_progress(self, job: BackgroundJob, done: int, total: int, what: str) -> None:
+        if self._job is not None and job is self._job[0]:
+            self._busy(self.tr("Tracing: {what}").format(what=what), done, total)
+
+    def _on_succeeded(self, job: BackgroundJob, result: Any) -> None:
+        if self._job is None or job is not self._job[0]:
+            return
+        key = self._job[1]
+        self._job = None
+        source, fitted, _seconds = result
+        self._fits[key] = (source, fitted)
+        self.run()  # the limits may have changed while the model was traced: plan for the form as it is now
+
+    def _on_failed(self, job: BackgroundJob, message: str) -> None:
+        if self._job is not None and job is self._job[0]:
+            self._job = None
+            self._show_error(message)
+
+    # -- showing ----------------------------------------------------------------------------------
+
+    def _busy(self, text: str, done: int, total: int) -> None:
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        self.progress.show()
+        self.cancel_button.show()
+        self.status.setText(text)
+        self.status.setToolTip(text)
+
+    def _idle(self, text: str) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+        self.status.setText(text)
+        self.status.setToolTip(text)
+
+    def _show_error(self, message: str) -> None:
+        self.error.setText(one_line(message))
+        self.error.show()
+        self._idle("")
+
+    def _clear_error(self) -> None:
+        self.error.clear()
+        self.error.hide()
