@@ -67,7 +67,7 @@ def test_a_sound_build_passes(store: CatalogStore) -> None:
             "psu-watts",
             "ATX 2.53",
         ),
-        ({"nvidia-geforce-rtx-4090": 2}, "fail", "psu-watts", "1280 W"),
+        ({"nvidia-geforce-rtx-4090": 2}, "fail", "psu-watts", "1,280 W"),
         ({"nvidia-geforce-rtx-4090": 3}, "fail", "gpu-slots", "2 of the 3"),
         ({"nvidia-geforce-rtx-4090": 2}, "fail", "case-slots", "position 9"),
         ({"nvidia-geforce-rtx-4090": 2}, "warn", "gpu-lanes", "through the chipset"),

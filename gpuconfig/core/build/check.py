@@ -345,11 +345,12 @@ def _power(resolved: Resolved, rules: Rules, budget: PowerBudget) -> list[Proble
             Problem(
                 "fail",
                 "psu-watts",
-                f"{psu.part.name} is rated {budget.psu_w} W; "
-                f"this build needs {budget.required_w} W from an {generation} "
-                f"supply (cards {budget.gpu_w} W x {budget.gpu_factor:g} for their power spikes, CPU {budget.cpu_w} W, "
-                f"rest {budget.rest_w} W).",
-                f"A supply of at least {budget.required_w} W"
+                f"{psu.part.name} is rated {budget.psu_w:,} W; "
+                f"this build needs {budget.required_w:,} W from an {generation} "
+                f"supply (cards {budget.gpu_w:,} W x {budget.gpu_factor:g} for their power spikes, "
+                f"CPU {budget.cpu_w:,} W, "
+                f"rest {budget.rest_w:,} W).",
+                f"A supply of at least {budget.required_w:,} W"
                 + (" (an ATX 3.x supply needs less)" if not budget.atx3 else "")
                 + ", or power-limit the cards (nvidia-smi -pl).",
                 rules.psu_source,
@@ -360,9 +361,10 @@ def _power(resolved: Resolved, rules: Rules, budget: PowerBudget) -> list[Proble
             Problem(
                 "warn",
                 "psu-headroom",
-                f"The build draws {budget.sustained_w} W, {budget.sustained_w / budget.psu_w:.0%} of {psu.part.name}'s "
-                f"{budget.psu_w} W: little headroom, and past its most efficient range.",
-                f"A supply of {math.ceil(budget.sustained_w / rules.comfortable_share / 50) * 50} W or more.",
+                f"The build draws {budget.sustained_w:,} W, "
+                f"{budget.sustained_w / budget.psu_w:.0%} of {psu.part.name}'s "
+                f"{budget.psu_w:,} W: little headroom, and past its most efficient range.",
+                f"A supply of {math.ceil(budget.sustained_w / rules.comfortable_share / 50) * 50:,} W or more.",
                 rules.comfortable_source,
             )
         )
@@ -372,8 +374,8 @@ def _power(resolved: Resolved, rules: Rules, budget: PowerBudget) -> list[Proble
             Problem(
                 "fail",
                 "circuit",
-                f"At the wall the build draws about {budget.wall_w} W; a {budget.circuit.label} circuit carries "
-                f"{budget.circuit.watts} W continuously.",
+                f"At the wall the build draws about {budget.wall_w:,} W; a {budget.circuit.label} circuit carries "
+                f"{budget.circuit.watts:,} W continuously.",
                 "Two circuits (and two supplies), a higher-rated circuit, or power-limit the cards.",
                 budget.circuit.source,
             )
