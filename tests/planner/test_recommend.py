@@ -183,3 +183,14 @@ def test_several_cards_are_paced_by_their_slowest_slot(store: CatalogStore, lora
     rules = build_rules()
     assert rules.link_gbs(4, 4) == pytest.approx(23.9 / 4)
     assert rules.link_gbs(5, 16) == pytest.approx(55.4)
+
+
+def test_what_it_would_take_counts_only_cards_for_a_machine(store: CatalogStore, lora_fit: Any) -> None:
+    amp = LORA_8B.with_changes(precision="amp_bf16", checkpointing=False)  # fp32 master weights: 30 GiB
+    fit = prepare(amp)
+    plan = plan_for(store, fit, amp, Constraints(budget=3000))
+    assert plan.shortfall is not None and plan.shortfall.needed
+    for needed in plan.shortfall.needed:
+        part = store.part(needed.gpu.id)
+        assert part is not None and part.specs["form_factor"] == "PCIe card"
+        assert needed.peak_bytes <= needed.gpu.memory_bytes

@@ -301,7 +301,9 @@ def _shortfall(
 ) -> Shortfall:
     """The ways the workload fits at all, in GPUs and money, ignoring the budget and the box."""
     needed: list[Needed] = []
-    for gpu_price, _part, spec in gpus:
+    for gpu_price, part, spec in gpus:
+        if part.specs.get("form_factor") != "PCIe card":
+            continue  # modules (SXM, OAM, embedded boards) are not cards one can put in machines
         count = 1
         while count <= MAX_CLUSTER_GPUS:
             option = options.option(spec, count)
