@@ -45,13 +45,12 @@ def main() -> int:
     os.environ.setdefault("GPUCONFIG_DATA_DIR", tempfile.mkdtemp(prefix="gpuconfig-planner-"))
     from gpuconfig.core.build.rules import build_rules
     from gpuconfig.core.catalog.store import open_default_store
-    from gpuconfig.core.planner.recommend import Constraints, recommend
+    from gpuconfig.core.planner.recommend import Constraints, plan_parts, recommend
     from gpuconfig.core.workload.answer import prepare
     from gpuconfig.core.workload.spec import Workload
 
     store = open_default_store()
-    kinds = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "cloud")
-    parts = [p for kind in kinds for p in store.parts(kind)]
+    parts = plan_parts(store)
     rows = []
     for label, workload_fields, limits in CASES:
         workload = Workload(**workload_fields)  # type: ignore[arg-type]

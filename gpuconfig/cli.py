@@ -362,7 +362,7 @@ def _workload(args: argparse.Namespace) -> Any:
 def _cmd_recommend(args: argparse.Namespace) -> int:
     from gpuconfig.core.build.rules import RulesError, build_rules
     from gpuconfig.core.money import format_money
-    from gpuconfig.core.planner.recommend import Constraints, PlanError, recommend
+    from gpuconfig.core.planner.recommend import Constraints, PlanError, plan_parts, recommend
     from gpuconfig.core.planner.records import plan_record
     from gpuconfig.core.workload.answer import prepare
     from gpuconfig.core.workload.runner import TraceFailed
@@ -394,9 +394,7 @@ def _cmd_recommend(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     except TraceFailed as exc:
         return _trace_failed(exc)
-    kinds = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "cloud")
-    parts = [p for kind in kinds for p in store.parts(kind)]
-    plan = recommend(source, fitted, workload, constraints, parts, rules, store.exchange_rate(), store.part)
+    plan = recommend(source, fitted, workload, constraints, plan_parts(store), rules, store.exchange_rate(), store.part)
     if args.json:
         _print_json(plan_record(plan))
         return EXIT_OK

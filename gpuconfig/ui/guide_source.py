@@ -4,8 +4,6 @@ probe run; and for which operating system, with which NVIDIA driver already inst
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -30,31 +28,6 @@ DRIVER_PATTERN = re.compile(r"\d+(\.\d+){0,3}")
 DRIVER_DEBOUNCE_MS = 300
 MAX_GPUS = 64
 NAME_WIDTH = 260  # a file's name is shortened in the middle beyond this many pixels
-# The start of /etc/os-release's PRETTY_NAME (what the probe records) for each Linux the guide knows.
-LINUX_NAMES = (("Ubuntu 22.04", "ubuntu-22.04"), ("Ubuntu 24.04", "ubuntu-24.04"), ("Debian GNU/Linux 12", "debian-12"))
-
-
-def os_from_report(report: Mapping[str, Any]) -> str | None:
-    """The guide's OS id for the machine a probe report describes (its system.os section), or None."""
-    system = report.get("system")
-    found = system.get("os") if isinstance(system, Mapping) else None
-    if not isinstance(found, Mapping):
-        return None
-    name, kind = str(found.get("name", "")), str(found.get("system", ""))
-    if "microsoft" in str(found.get("release", "")).lower():  # WSL kernels are named ...-microsoft-standard-WSL2
-        return "wsl2"
-    if kind == "Windows":
-        return "windows-11"
-    if kind == "Darwin":
-        return "macos"
-    for prefix, os_id in (
-        ("Ubuntu 22.04", "ubuntu-22.04"),
-        ("Ubuntu 24.04", "ubuntu-24.04"),
-        ("Debian GNU/Linux 12", "debian-12"),
-    ):
-        if name.startswith(prefix):
-            return os_id
-    return None
 
 
 class GuideSource(QWidget):

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QFontDatabase, QFontInfo, QShowEvent
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFileDialog, QMenu, QPushButton, QVBoxLayout, QWidget
 
 from gpuconfig.core.build.model import Build, BuildError, read_build, resolve
@@ -20,10 +20,11 @@ from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.guide.choose import GpuTarget, target_from_part
 from gpuconfig.core.guide.diagnose import guide_from_probe
 from gpuconfig.core.guide.guide import Guide, guide_for_gpus
+from gpuconfig.core.guide.oses import os_from_report
 from gpuconfig.core.guide.render import guide_html, guide_markdown, guide_record
 from gpuconfig.core.paths import user_data_dir, write_text_atomic
 from gpuconfig.ui.background import one_line
-from gpuconfig.ui.guide_source import GuideSource, os_from_report
+from gpuconfig.ui.guide_source import GuideSource
 from gpuconfig.ui.guide_view import GuideView
 from gpuconfig.ui.pdf import write_pdf
 from gpuconfig.ui.theme import Colors
@@ -39,15 +40,6 @@ def _p2p(parts: list[Any]) -> bool | None:
     if any(v is False for v in known):
         return False
     return True if known and all(v is True for v in known) else None
-
-
-def printable(html: str) -> str:
-    """The HTML export as Qt's text engine should lay it out for print: commands wrap inside the page
-    (QTextDocument has no overflow, so a long line runs off it) in the system's fixed font (it does not fall
-    back through a CSS font list)."""
-    mono = QFontInfo(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)).family()
-    rule = f"<style>pre {{ white-space: pre-wrap; }} pre, pre code, code {{ font-family: '{mono}'; }}</style>"
-    return html.replace("</head>", rule + "</head>", 1)
 
 
 class GuideTab(QWidget):
@@ -228,10 +220,8 @@ class GuideTab(QWidget):
             raise ValueError("no guide to export")
         if fmt == "md":
             return guide_markdown(self.guide)
-        if fmt == "html":
+        if fmt in ("html", "pdf"):
             return guide_html(self.guide)
-        if fmt == "pdf":
-            return printable(guide_html(self.guide))
         if fmt == "json":
             return json.dumps(guide_record(self.guide), indent=2, ensure_ascii=False) + "\n"
         raise ValueError(f"unknown export format {fmt!r}")

@@ -7,11 +7,20 @@ import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF
-from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtGui import QFontDatabase, QFontInfo, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
 # Dots per inch of the PDF's coordinates; fonts keep their point sizes at any resolution, so this only sets
 # how finely lines and images are placed.
 RESOLUTION = 300
+
+
+def printable(html: str) -> str:
+    """The HTML as Qt's text engine should lay it out for print: preformatted text wraps inside the page
+    (QTextDocument has no overflow, so a long line runs off it) in the system's fixed font (it does not fall
+    back through a CSS font list)."""
+    mono = QFontInfo(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)).family()
+    rule = f"<style>pre {{ white-space: pre-wrap; }} pre, pre code, code {{ font-family: '{mono}'; }}</style>"
+    return html.replace("</head>", rule + "</head>", 1)
 
 
 def write_pdf(html: str, path: str | Path, title: str = "") -> None:
@@ -28,7 +37,7 @@ def write_pdf(html: str, path: str | Path, title: str = "") -> None:
         writer.setTitle(title)
         writer.setCreator("gpuconfig")
         document = QTextDocument()
-        document.setHtml(html)
+        document.setHtml(printable(html))
         document.print_(writer)
         del writer  # the file is finished when the writer goes away
         os.replace(temporary, target)

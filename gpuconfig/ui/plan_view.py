@@ -6,8 +6,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
     QLabel,
     QSplitter,
     QTableWidget,
@@ -22,6 +20,7 @@ from gpuconfig.core.planner.gpus import GpuOption
 from gpuconfig.core.planner.recommend import Candidate, Plan
 from gpuconfig.core.workload.spec import STRATEGIES
 from gpuconfig.ui.plan_scatter import PlanScatter
+from gpuconfig.ui.tables import shape_table
 from gpuconfig.ui.theme import Colors, mark, tint
 
 # The strategies' names as a narrow column shows them; the tooltips give the long ones.
@@ -42,16 +41,7 @@ def compact(value: float) -> str:
 def _table(name: str, headers: list[str]) -> QTableWidget:
     table = QTableWidget(0, len(headers))
     table.setObjectName(name)
-    table.setHorizontalHeaderLabels(headers)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setAlternatingRowColors(True)
-    table.setWordWrap(False)
-    table.verticalHeader().setVisible(False)
-    table.verticalHeader().setDefaultSectionSize(24)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    shape_table(table, headers, row_height=24)
     return table
 
 

@@ -5,11 +5,10 @@ them side by side."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.units import MISSING, format_bytes, format_number
 from gpuconfig.probe.model import BenchmarkResult, Verdict, is_unavailable
+from gpuconfig.ui.tables import shape_table
 from gpuconfig.ui.theme import Colors, mark
 
 STATUS_MARK = "●"
@@ -39,38 +39,8 @@ def status_color(colors: Colors, status: str) -> str:
     )
 
 
-def write_pdf(html: str, path: Path) -> None:
-    """Print an HTML report to an A4 PDF with Qt's own writer (no printer, no browser)."""
-    writer = QPdfWriter(str(path))
-    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
-    writer.setResolution(96)  # CSS pixels: the report's point sizes come out as on screen
-    writer.setTitle("gpuconfig probe")
-    document = QTextDocument()
-    document.setHtml(html)
-    document.print_(writer)
-    if not Path(path).is_file():
-        raise OSError(f"{path}: the PDF could not be written")
-
-
 def _number(value: float | None) -> str:
     return MISSING if value is None else format_number(float(f"{value:.4g}"))
-
-
-def shape_table(table: QTableWidget, headers: Sequence[str], stretch: int = 0) -> None:
-    """Read-only rows selected whole, no row numbers; column `stretch` takes the spare width."""
-    table.setColumnCount(len(headers))
-    table.setHorizontalHeaderLabels(list(headers))
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setAlternatingRowColors(True)
-    table.setWordWrap(False)
-    table.verticalHeader().setVisible(False)
-    table.verticalHeader().setDefaultSectionSize(22)
-    header = table.horizontalHeader()
-    for column in range(len(headers)):
-        mode = QHeaderView.ResizeMode.Stretch if column == stretch else QHeaderView.ResizeMode.ResizeToContents
-        header.setSectionResizeMode(column, mode)
 
 
 def _item(text: str, tip: str = "", right: bool = False) -> QTableWidgetItem:

@@ -36,7 +36,8 @@ from PySide6.QtWidgets import (
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
 from gpuconfig.ui.live_plot import LivePlot
-from gpuconfig.ui.probe_results import HistoryPanel, InventoryTree, RunView, write_pdf
+from gpuconfig.ui.pdf import write_pdf
+from gpuconfig.ui.probe_results import HistoryPanel, InventoryTree, RunView
 from gpuconfig.ui.theme import Colors, mark
 
 if TYPE_CHECKING:
@@ -668,7 +669,7 @@ class ProbeTab(QWidget):
         from gpuconfig.probe.report import html
 
         if self.shown_run is not None:
-            write_pdf(html(self.shown_run), Path(path))
+            write_pdf(html(self.shown_run), Path(path), "gpuconfig probe")
 
     def _save_path(self, title: str, name: str, kinds: str) -> Path | None:
         path, _ = QFileDialog.getSaveFileName(self, title, name, kinds)

@@ -15,9 +15,8 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from gpuconfig.core.build.rules import Rules
-from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.store import CatalogStore
-from gpuconfig.core.planner.recommend import Constraints, Plan, PlanError, recommend
+from gpuconfig.core.planner.recommend import Constraints, Plan, PlanError, plan_parts, recommend
 from gpuconfig.core.workload.answer import prepare
 from gpuconfig.core.workload.estimate import Fitted
 from gpuconfig.core.workload.models import ModelSource, resolve_model
@@ -28,7 +27,6 @@ from gpuconfig.ui.recommend_form import RecommendForm
 from gpuconfig.ui.theme import Colors, mark
 from gpuconfig.ui.workload_tab import TraceKey, trace_key
 
-PLAN_KINDS = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "cloud")
 REPLAN_MS = 250
 WorkloadSource = Callable[[], Workload | None]
 
@@ -162,7 +160,7 @@ class RecommendPanel(QWidget):
     # -- planning ---------------------------------------------------------------------------------
 
     def _plan(self, workload: Workload, constraints: Constraints, source: ModelSource, fitted: Fitted) -> None:
-        parts: list[Part] = [p for kind in PLAN_KINDS for p in self.store.parts(kind)]
+        parts = plan_parts(self.store)
         by_id = {p.id: p for p in parts}
         try:
             plan = recommend(

@@ -83,10 +83,18 @@ def text_on(background: str) -> QColor:
     return QColor("#111111") if luminance > 150 else QColor("#ffffff")
 
 
+_palette_applied = False  # once apply() has set a palette, the application's palette is ours, not the desktop's
+
+
 def system_is_dark() -> bool:
-    """Whether the desktop uses a dark scheme, read from the platform's own palette (Qt 6.5+ follows the
-    system scheme there). Asking styleHints().colorScheme() would load PySide's whole Qt-namespace enum
-    set (about 20 ms) before the first paint."""
+    """Whether the desktop uses a dark scheme. Before gpuconfig sets a palette it is read from the
+    platform's own palette (Qt 6.5+ follows the system scheme there): asking styleHints().colorScheme()
+    would load PySide's whole Qt-namespace enum set (about 20 ms) before the first paint. After that the
+    palette is gpuconfig's own, so the style hints answer."""
+    if _palette_applied:
+        from PySide6.QtCore import Qt  # only here: the enum set loads on a later theme change, not at start-up
+
+        return QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark
     window = QGuiApplication.palette().color(QPalette.ColorRole.Window)
     text = QGuiApplication.palette().color(QPalette.ColorRole.WindowText)
     return window.lightness() < text.lightness()
@@ -137,6 +145,8 @@ def apply(app: QApplication, theme: str) -> Colors:
     if app.style().name().casefold() != "fusion":
         app.setStyle("Fusion")
     app.setPalette(palette(colors))
+    global _palette_applied
+    _palette_applied = True
     return colors
 
 

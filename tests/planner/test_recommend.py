@@ -14,15 +14,13 @@ from gpuconfig.core.build.check import check
 from gpuconfig.core.build.model import resolve, totals
 from gpuconfig.core.build.power import power_budget
 from gpuconfig.core.build.rules import build_rules
-from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.store import CatalogStore, open_default_store
-from gpuconfig.core.planner.recommend import Constraints, Plan, PlanError, recommend
+from gpuconfig.core.planner.recommend import Constraints, Plan, PlanError, plan_parts, recommend
 from gpuconfig.core.planner.records import plan_record
 from gpuconfig.core.workload.answer import prepare
 from gpuconfig.core.workload.spec import Workload
 
 LORA_8B = Workload("llama-3-8b", task="lora", seq=2048, precision="bf16", checkpointing=True)
-KINDS = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "cloud")
 
 
 @pytest.fixture(scope="module")
@@ -30,14 +28,10 @@ def lora_fit() -> Any:
     return prepare(LORA_8B)
 
 
-def parts_of(store: CatalogStore) -> list[Part]:
-    return [p for kind in KINDS for p in store.parts(kind)]
-
-
 def plan_for(store: CatalogStore, fit: Any, workload: Workload, constraints: Constraints) -> Plan:
     source, fitted, _ = fit
     return recommend(
-        source, fitted, workload, constraints, parts_of(store), build_rules(), store.exchange_rate(), store.part
+        source, fitted, workload, constraints, plan_parts(store), build_rules(), store.exchange_rate(), store.part
     )
 
 

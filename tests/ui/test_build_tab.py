@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import TINY_LLAMA
 from processes import live_children
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QPushButton
@@ -25,7 +26,7 @@ from gpuconfig.ui.part_picker import CHECK, PartPicker
 from gpuconfig.ui.theme import DARK
 
 TRACE_TIMEOUT_MS = 120_000
-TINY_LLAMA = json.loads((Path(__file__).parents[1] / "data" / "tiny_llama.json").read_text(encoding="utf-8"))
+pytestmark = pytest.mark.usefixtures("shared_trace_cache")
 GPU, CPU, SSD, PSU = "nvidia-geforce-rtx-4090", "amd-ryzen-9-9950x", "samsung-990-pro-2tb", "msi-meg-ai1300p-pcie5"
 TWO_4090 = Build(
     "Two 4090s",
@@ -39,25 +40,6 @@ TWO_4090 = Build(
         BuildLine("nzxt-h9-flow-2025"),
     ),
 )
-
-
-@pytest.fixture(scope="module")
-def shared_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One trace cache for this module: the tiny model is traced once and reused from disk after that."""
-    return tmp_path_factory.mktemp("build-data")
-
-
-@pytest.fixture(autouse=True)
-def _shared_trace_cache(shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GPUCONFIG_DATA_DIR", str(shared_data))
-
-
-@pytest.fixture(scope="module")
-def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("models") / "tiny-llama" / "config.json"
-    path.parent.mkdir()
-    path.write_text(json.dumps(TINY_LLAMA))
-    return path
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import TINY_LLAMA
 from processes import alive, live_children
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
@@ -20,28 +21,9 @@ from gpuconfig.ui.workload_form import PRESETS
 from gpuconfig.ui.workload_tab import WorkloadTab
 
 TRACE_TIMEOUT_MS = 120_000
-TINY_LLAMA = json.loads((Path(__file__).parents[1] / "data" / "tiny_llama.json").read_text(encoding="utf-8"))
+pytestmark = pytest.mark.usefixtures("shared_trace_cache")
 SMALL_GPU = "nvidia-geforce-rtx-3070"  # 8 GB, the smallest card in the catalog
 LEFT = Qt.MouseButton.LeftButton
-
-
-@pytest.fixture(scope="module")
-def shared_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One trace cache for this module: the tiny model is traced once and reused from disk after that."""
-    return tmp_path_factory.mktemp("workload-data")
-
-
-@pytest.fixture(autouse=True)
-def _shared_trace_cache(shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GPUCONFIG_DATA_DIR", str(shared_data))
-
-
-@pytest.fixture(scope="module")
-def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("models") / "tiny-llama" / "config.json"
-    path.parent.mkdir()
-    path.write_text(json.dumps(TINY_LLAMA))
-    return path
 
 
 def untraced_model(tmp_path: Path, name: str, hidden: int) -> Path:

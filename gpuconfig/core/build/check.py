@@ -6,7 +6,7 @@ Works on any build, including one edited by hand: a missing part is a problem to
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -90,6 +90,13 @@ def check(
         problems += [p for item in resolved.gpus() if (p := arch_check(item)) is not None]
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(problems, key=lambda p: order[p.severity])
+
+
+def verdict(problems: Sequence[Problem]) -> str:
+    """'fail', 'warn' or 'pass': the worst severity a build's problems reach ('info' passes)."""
+    if any(p.severity == "fail" for p in problems):
+        return "fail"
+    return "warn" if any(p.severity == "warn" for p in problems) else "pass"
 
 
 def _completeness(resolved: Resolved) -> list[Problem]:

@@ -15,7 +15,7 @@ from html import escape
 from typing import Any
 
 from gpuconfig import __version__
-from gpuconfig.core.build.check import Problem
+from gpuconfig.core.build.check import Problem, verdict
 from gpuconfig.core.build.model import Resolved, Totals
 from gpuconfig.core.build.power import PowerBudget
 from gpuconfig.core.build.sheet import Sheet, build_sheet
@@ -25,13 +25,6 @@ from gpuconfig.core.planner.records import power_record
 
 UNPRICED = "unpriced"
 SEVERITY_NAMES = {"fail": "Problem", "warn": "Warning", "info": "Note"}
-
-
-def verdict(problems: Sequence[Problem]) -> str:
-    """'fail', 'warn' or 'pass', as `gpuconfig build check` gives it."""
-    if any(p.severity == "fail" for p in problems):
-        return "fail"
-    return "warn" if any(p.severity == "warn" for p in problems) else "pass"
 
 
 def _money(amount: float | None, currency: str) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -41,3 +43,26 @@ def os_info(os_id: str) -> OsInfo:
         return OSES[os_id]
     except KeyError:
         raise ValueError(f"unknown OS {os_id!r}; expected one of {', '.join(OSES)}") from None
+
+
+# The start of /etc/os-release's PRETTY_NAME (what the probe records) for each Linux the guide knows.
+LINUX_NAMES = (("Ubuntu 22.04", "ubuntu-22.04"), ("Ubuntu 24.04", "ubuntu-24.04"), ("Debian GNU/Linux 12", "debian-12"))
+
+
+def os_from_report(report: Mapping[str, Any]) -> str | None:
+    """The guide's OS id for the machine a probe report describes (its system.os section), or None."""
+    system = report.get("system")
+    found = system.get("os") if isinstance(system, Mapping) else None
+    if not isinstance(found, Mapping):
+        return None
+    name, kind = str(found.get("name", "")), str(found.get("system", ""))
+    if "microsoft" in str(found.get("release", "")).lower():  # WSL kernels are named ...-microsoft-standard-WSL2
+        return "wsl2"
+    if kind == "Windows":
+        return "windows-11"
+    if kind == "Darwin":
+        return "macos"
+    for prefix, os_id in LINUX_NAMES:
+        if name.startswith(prefix):
+            return os_id
+    return None

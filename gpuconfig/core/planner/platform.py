@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from gpuconfig.core.build.check import Placement, card_width, check, place_cards
 from gpuconfig.core.build.model import Build, BuildLine, Item, resolve
-from gpuconfig.core.build.power import CardPower, card_power, is_atx3, required_rating
+from gpuconfig.core.build.power import CardPower, card_power, is_atx3, power_budget, required_rating
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
 
@@ -28,6 +28,7 @@ class Platform:
     lines: tuple[BuildLine, ...]
     cost: float
     link: tuple[int, int] = (0, 0)  # the slowest slot the cards sit in: PCIe generation, lanes
+    wall_w: int = 0  # the whole machine's draw at the wall
 
 
 class Parts:
@@ -185,12 +186,13 @@ def cheapest_platform(
                 ((int(slot["pcie_gen"]), int(slot["lanes"])) for slot, _ in placement.placed),
                 key=lambda link: link[1] * 2 ** link[0],
             )
-            candidate = Platform(tuple(lines), cost, slowest)
-            build = Build("candidate", (BuildLine(gpu.id, count), *candidate.lines), circuit=circuit)
-            if any(p.severity == "fail" for p in check(resolve(build, lookup), rules)):
+            build = Build("candidate", (BuildLine(gpu.id, count), *lines), circuit=circuit)
+            resolved = resolve(build, lookup)
+            if any(p.severity == "fail" for p in check(resolved, rules)):
                 reasons.append("check")
                 continue
-            best = candidate
+            power = power_budget(resolved, rules, circuit)
+            best = Platform(tuple(lines), cost, slowest, power.wall_w or power.sustained_w)
             break
     if best is not None:
         return best, ""

@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from gpuconfig.core.build.model import Build, BuildLine, resolve
-from gpuconfig.core.build.power import power_budget
+from gpuconfig.core.build.model import Build, BuildLine
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
 from gpuconfig.core.planner.gpus import GpuOption, GpuOptions, with_communication
 from gpuconfig.core.planner.platform import Parts, cheapest_platform
-from gpuconfig.core.workload.estimate import Fitted, GpuSpec
+from gpuconfig.core.workload.estimate import Fitted, GpuSpec, memory_at
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload
 
 FORMS = ("tower", "rack")
+# The catalog kinds a plan draws on: the parts of a machine and the instances to rent.
+PLAN_KINDS = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "cloud")
 # GPU counts a single machine is planned with; more than 8 is a cluster, which the plan rents.
 COUNTS = (1, 2, 3, 4, 6, 8)
 # How far the "what it would take" answer looks: GPUs across machines, and rented nodes.
@@ -139,8 +141,6 @@ class Plan:
 
 def _pareto(candidates: list[Candidate]) -> list[Candidate]:
     """Mark the candidates no other beats on both cost and throughput."""
-    from dataclasses import replace
-
     out = []
     for c in candidates:
         t = c.option.throughput or 0.0
@@ -153,6 +153,11 @@ def _pareto(candidates: list[Candidate]) -> list[Candidate]:
         )
         out.append(replace(c, pareto=not dominated))
     return out
+
+
+def plan_parts(store: Any) -> list[Part]:
+    """Every catalog part a plan may use, from a CatalogStore."""
+    return [part for kind in PLAN_KINDS for part in store.parts(kind)]
 
 
 def recommend(
@@ -228,18 +233,18 @@ def recommend(
                 circuit=constraints.circuit,
                 workload=workload.to_json(),
             )
-            budget = power_budget(resolve(build, lookup), rules, constraints.circuit)
-            candidates.append(Candidate(build, option, cost, budget.wall_w or budget.sustained_w))
+            candidates.append(Candidate(build, option, cost, platform.wall_w))
             break  # the fewest cards that fit: more of the same only add cost in this ranking
     if constraints.form == "rack":
         notes.append("The catalog has no rack chassis: price the chassis separately.")
     candidates = _pareto(candidates)
     # Known speed first, best throughput per money first; builds whose speed the catalog cannot rate last.
     candidates.sort(key=lambda c: (c.per_money is None, -(c.per_money or 0.0), c.cost))
-    rentals = _rentals(options, parts, constraints, rate, rules) if constraints.rent else []
-    shortfall = None
-    if not candidates:
-        shortfall = _shortfall(rules, options, gpus, parts, constraints, rate, workload)
+    # Rentals are planned when asked for, and when nothing can be bought (what it would take names the cheapest).
+    rentals = _rentals(options, parts, constraints, rate, rules) if constraints.rent or not candidates else []
+    shortfall = _shortfall(options, gpus, rentals, constraints) if not candidates else None
+    if not constraints.rent:
+        rentals = []
     break_even = _break_even(candidates, rentals, constraints)
     return Plan(
         constraints, tuple(candidates), tuple(rentals), shortfall, break_even, tuple(notes), tuple(skipped), considered
@@ -249,8 +254,6 @@ def recommend(
 def _drive_gb(options: GpuOptions, constraints: Constraints) -> int:
     """Dataset plus the checkpoints kept: each holds the weights and, for training, the optimizer state."""
     workload = options.workload.with_changes(gpus=1)
-    from gpuconfig.core.workload.estimate import memory_at
-
     memory = memory_at(options.fitted, workload, 1, options.seq)
     checkpoint = memory.weights + (memory.optimizer if workload.training else 0)
     return constraints.dataset_gb + math.ceil(checkpoint * constraints.checkpoints_kept / 1e9)
@@ -291,15 +294,13 @@ def _rentals(
 
 
 def _shortfall(
-    rules: Rules,
     options: GpuOptions,
     gpus: list[tuple[float, Part, GpuSpec]],
-    parts: Sequence[Part],
+    rentals: list[Rental],
     constraints: Constraints,
-    rate: ExchangeRate | None,
-    workload: Workload,
 ) -> Shortfall:
     """The ways the workload fits at all, in GPUs and money, ignoring the budget and the box."""
+    workload = options.workload
     needed: list[Needed] = []
     for gpu_price, part, spec in gpus:
         if part.specs.get("form_factor") != "PCIe card":
@@ -313,7 +314,6 @@ def _shortfall(
             count = count + 1 if count < 8 else count + 8
     needed.sort(key=lambda n: n.gpu_cost)
     limit = format_money(constraints.budget, constraints.currency) if constraints.budget else "the limits"
-    rentals = _rentals(options, parts, constraints, rate, rules)
     rent_text = ""
     if rentals:
         r = rentals[0]

@@ -6,7 +6,7 @@ import math
 from dataclasses import asdict
 from typing import Any
 
-from gpuconfig.core.build.check import Problem
+from gpuconfig.core.build.check import Problem, verdict
 from gpuconfig.core.build.model import Resolved, Totals
 from gpuconfig.core.build.power import PowerBudget
 from gpuconfig.core.planner.gpus import GpuOption
@@ -48,7 +48,6 @@ def power_record(budget: PowerBudget) -> dict[str, Any]:
 
 
 def check_record(resolved: Resolved, totals: Totals, budget: PowerBudget, problems: list[Problem]) -> dict[str, Any]:
-    fails = sum(p.severity == "fail" for p in problems)
     return {
         "build": resolved.build.to_json(),
         "parts": [
@@ -65,7 +64,7 @@ def check_record(resolved: Resolved, totals: Totals, budget: PowerBudget, proble
         "unpriced": list(totals.unpriced),
         "power": power_record(budget),
         "problems": [p.to_json() for p in problems],
-        "verdict": "fail" if fails else "warn" if any(p.severity == "warn" for p in problems) else "pass",
+        "verdict": verdict(problems),
     }
 
 
