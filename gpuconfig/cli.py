@@ -329,11 +329,11 @@ def _trace_failed(exc: Any) -> int:
     return EXIT_VERDICT_FAILED
 
 
-def _workload_options(p: argparse.ArgumentParser) -> None:
-    """The workload flags `estimate` and `recommend` share."""
+def _workload_options(p: argparse.ArgumentParser, model_required: bool = True) -> None:
+    """The workload flags `estimate`, `recommend` and `egpu` share."""
     from gpuconfig.core.workload.spec import DEVICES, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS
 
-    p.add_argument("--model", required=True, help="a built-in model id, a config.json or a .py file")
+    p.add_argument("--model", required=model_required, help="a built-in model id, a config.json or a .py file")
     p.add_argument("--task", default="finetune", choices=list(TASKS))
     p.add_argument("--batch", type=int, default=1, help="micro-batch per device")
     p.add_argument("--seq", type=int, help="sequence length (prompt, for inference) or image side")
@@ -388,6 +388,9 @@ def _cmd_recommend(args: argparse.Namespace) -> int:
             samples=args.samples,
             electricity_per_kwh=args.electricity,
             dataset_gb=args.dataset_gb,
+            port=args.port,
+            laptop_os=args.os or "linux",
+            charger_w=args.charger,
         )
         source, fitted, _ = prepare(workload)
     except (PlanError, WorkloadError, RulesError) as exc:
@@ -432,6 +435,69 @@ def _cmd_recommend(args: argparse.Namespace) -> int:
     for note in plan.notes:
         print(f"note: {note}")
     return EXIT_OK
+
+
+def _cmd_egpu(args: argparse.Namespace) -> int:
+    from gpuconfig.core.build.rules import RulesError, build_rules
+    from gpuconfig.core.egpu.check import Host
+    from gpuconfig.core.egpu.report import egpu_record, egpu_text, evaluate
+    from gpuconfig.core.egpu.tables import EgpuDataError, egpu_tables
+    from gpuconfig.core.workload.answer import answer_from_fit, gpu_spec, prepare
+    from gpuconfig.core.workload.runner import TraceFailed
+    from gpuconfig.core.workload.spec import WorkloadError
+    from gpuconfig.probe.egpu import detect, os_id
+
+    if args.charger is not None and not 5 <= args.charger <= 400:
+        raise UsageError(f"--charger: {args.charger} W is not a laptop charger (5-400 W)")
+    store = _store()
+    parts = {}
+    for kind, part_id in (("dock", args.dock), ("gpu", args.gpu)):
+        if part_id is None:
+            continue
+        part = store.part(part_id)
+        if part is None or part.kind != kind:
+            raise UsageError(
+                f"--{kind}: {part_id!r} is not a {kind} in the catalog (gpuconfig catalog list --kind {kind})"
+            )
+        parts[kind] = part
+    try:
+        tables, rules = egpu_tables(), build_rules()
+    except (EgpuDataError, RulesError) as exc:
+        raise UsageError(str(exc)) from exc
+    detection = detect()
+    host = detection.host
+    if args.port is not None:  # the user's description wins; what was detected is still reported
+        host = Host(args.port, args.os or (host.os if host else os_id()), args.charger)
+    elif host is not None and (args.os or args.charger):
+        from dataclasses import replace
+
+        host = replace(host, os=args.os or host.os, charger_w=args.charger)
+    answer = None
+    if args.model:
+        if "gpu" not in parts:
+            raise UsageError("--model: the slowdown needs the card (--gpu)")
+        workload = _workload(args)
+        try:
+            source, fitted, seconds = prepare(workload)
+            answer = answer_from_fit(source, fitted, workload, gpu_spec(store, parts["gpu"].id), seconds)
+        except WorkloadError as exc:
+            raise UsageError(str(exc)) from exc
+        except TraceFailed as exc:
+            return _trace_failed(exc)
+    measured = None
+    if args.measure:
+        from gpuconfig.probe.runner import run_suite
+
+        outcome = run_suite("quick", python=args.python, only=["h2d_bandwidth", "train_from_host"])
+        measured = [r.record() for r in outcome.results]
+    report = evaluate(host, parts.get("dock"), parts.get("gpu"), tables, rules, answer, measured, detection.to_json())
+    if args.json:
+        _print_json(egpu_record(report))
+    else:
+        print(egpu_text(report))
+        if report.compatibility is None and not args.port:
+            print("\nDescribe the laptop to check an enclosure: --port TB3|TB4|USB4|USB4v2|TB5|OCuLink|USB-C")
+    return EXIT_VERDICT_FAILED if report.status == "fail" else EXIT_OK
 
 
 def _cmd_build_check(args: argparse.Namespace) -> int:
@@ -557,6 +623,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from gpuconfig.core.egpu.tables import OSES as EGPU_OSES
+    from gpuconfig.core.egpu.tables import PORTS
+
     parser = _Parser(prog="gpuconfig", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"gpuconfig {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -611,13 +680,18 @@ def build_parser() -> argparse.ArgumentParser:
     recommend.add_argument("--budget", type=float, metavar="AMOUNT", help="the most the machine may cost")
     recommend.add_argument("--currency", choices=CURRENCIES, default="USD")
     recommend.add_argument("--rent", action="store_true", help="also rent: the catalog's cloud instances")
-    recommend.add_argument("--form", choices=FORMS, default="tower")
+    recommend.add_argument(
+        "--form", choices=FORMS, default="tower", help="tower, rack, or egpu (a laptop with an eGPU)"
+    )
     recommend.add_argument("--max-gpus", type=int, default=8, dest="max_gpus", help="GPUs in one machine (1-8)")
     recommend.add_argument("--circuit", default=DEFAULT_CIRCUIT, help="the wall circuit (see build_rules.toml)")
     recommend.add_argument("--own", action="append", default=[], metavar="CATALOG_ID", help="a part you already have")
     recommend.add_argument("--samples", type=float, help="samples the job processes (dataset size x epochs)")
     recommend.add_argument("--electricity", type=float, metavar="PRICE_PER_KWH", help="in --currency")
     recommend.add_argument("--dataset-gb", type=int, default=0, dest="dataset_gb", help="dataset size on disk")
+    recommend.add_argument("--port", choices=PORTS, help="with --form egpu: the laptop's port")
+    recommend.add_argument("--os", choices=EGPU_OSES, help="with --form egpu: the laptop's OS (default linux)")
+    recommend.add_argument("--charger", type=int, metavar="WATTS", help="with --form egpu: the laptop's charger")
     recommend.add_argument("--top", type=int, default=5, help="candidates to print (text output)")
     recommend.add_argument("--json", action="store_true")
     recommend.set_defaults(handler=_cmd_recommend, no_cache=False)
@@ -646,6 +720,18 @@ def build_parser() -> argparse.ArgumentParser:
     build_check.add_argument("--circuit", help="the wall circuit (default: the file's, else " + DEFAULT_CIRCUIT + ")")
     build_check.add_argument("--json", action="store_true")
     build_check.set_defaults(handler=_cmd_build_check)
+
+    egpu = commands.add_parser("egpu", help="will an external GPU work on this laptop, and how fast")
+    egpu.add_argument("--port", choices=PORTS, help="the laptop's port (default: what the probe detects)")
+    egpu.add_argument("--os", choices=EGPU_OSES, help="the laptop's OS (default: this one)")
+    egpu.add_argument("--charger", type=int, metavar="WATTS", help="the laptop's own charger rating")
+    egpu.add_argument("--dock", metavar="CATALOG_ID", help="the enclosure (gpuconfig catalog list --kind dock)")
+    egpu.add_argument("--gpu", metavar="CATALOG_ID", help="the card to put in it")
+    _workload_options(egpu, model_required=False)
+    egpu.add_argument("--measure", action="store_true", help="measure the attached eGPU: copies and a training step")
+    egpu.add_argument("--python", metavar="PATH", help="the Python (with torch) that runs the measurement")
+    egpu.add_argument("--json", action="store_true")
+    egpu.set_defaults(handler=_cmd_egpu)
 
     probe = commands.add_parser("probe", help="inventory, benchmarks and a verdict for this machine")
     suite = probe.add_mutually_exclusive_group()

@@ -30,6 +30,7 @@ TIMEOUTS_S = {
     "d2h_bandwidth": 120.0,
     "train_cnn": 600.0,
     "train_transformer": 600.0,
+    "train_from_host": 300.0,
     "dataloader": 300.0,
     "disk_read": 300.0,
     "allreduce": 300.0,

@@ -14,6 +14,7 @@ from typing import Any
 
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.probe import datasheet
+from gpuconfig.probe.egpu import external_link
 from gpuconfig.probe.model import BenchmarkResult, Verdict, is_unavailable
 
 REFERENCES_FILE = "probe_references.toml"
@@ -116,7 +117,7 @@ def judge(
         name = str(device.get("name", ""))
         verdicts += _health_verdicts(device, subject, refs, loaded_link(series, index))
         verdicts += _series_verdicts(series, index, device, subject, refs)
-        verdicts += _figure_verdicts(results, subject, name, device, refs)
+        verdicts += _figure_verdicts(results, subject, name, device, refs, system)
     verdicts += _cpu_figures(results)
     verdicts += _technique_verdicts(results)
     return tuple(verdicts)
@@ -418,7 +419,12 @@ def _sampled(values: Iterable[Any]) -> Iterable[float]:
 
 
 def _figure_verdicts(
-    results: Sequence[BenchmarkResult], subject: str, name: str, device: dict[str, Any], refs: References
+    results: Sequence[BenchmarkResult],
+    subject: str,
+    name: str,
+    device: dict[str, Any],
+    refs: References,
+    system: dict[str, Any] | None = None,
 ) -> list[Verdict]:
     ref = refs.gpu(name, device.get("memory_total_bytes"))
     verdicts: list[Verdict] = []
@@ -454,7 +460,8 @@ def _figure_verdicts(
         else:
             verdicts.append(_no_reference("Memory bandwidth", subject, result, name))
     pcie = _pcie(device)
-    link = refs.h2d_for(pcie.get("max_generation"), pcie.get("max_width"))
+    # An eGPU's card reads x16 while the Thunderbolt tunnel above it is x4 or less: judge it by its link.
+    link = external_link(system or {}, device) or refs.h2d_for(pcie.get("max_generation"), pcie.get("max_width"))
     for result in _ok(results, "h2d_bandwidth", subject):
         if result.variant != "pinned":
             continue
@@ -476,7 +483,8 @@ def _figure_verdicts(
                 link["source"],
                 ""
                 if passed
-                else "the link runs below its width or generation under load: reseat the card, "
+                else link.get("fix")
+                or "the link runs below its width or generation under load: reseat the card, "
                 "use a CPU-attached x16 slot, check the BIOS PCIe setting",
             )
         )

@@ -48,6 +48,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "d2h_bandwidth": ("Device-to-host copy bandwidth, pinned and pageable", "GB/s"),
     "train_cnn": ("Training step of a small CNN, with and without AMP and checkpointing", "samples/s"),
     "train_transformer": ("Training step of a small transformer, with and without AMP and checkpointing", "samples/s"),
+    "train_from_host": (
+        "Training step with its batch copied from host memory, against one already on the device",
+        "samples/s",
+    ),
     "dataloader": ("DataLoader throughput against num_workers", "samples/s"),
     "disk_read": ("Disk sequential read of a file not in the page cache", "MB/s"),
     "allreduce": ("All-reduce bus bandwidth between ranks started by torchrun", "GB/s"),
@@ -547,6 +551,55 @@ def _training(run: Run, events: Events, model: Model) -> None:
             release_memory(run.device)
 
 
+def train_from_host(run: Run, events: Events) -> None:
+    """The small CNN's step twice: with its batch already on the device, and with the batch copied from
+    pinned host memory every step as a training loop does (on the same stream, before the step's kernels).
+    The difference is what the host link costs this step: on an eGPU, the Thunderbolt or OCuLink tunnel."""
+    width, batch, image = run.pick((16, 32, 32), (32, 64, 32), (64, 256, 64), (64, 256, 96))
+    host_x = torch.randn(batch, 3, image, image, pin_memory=run.cuda)
+    host_y = torch.randint(0, 10, (batch,), pin_memory=run.cuda)
+    batch_bytes = host_x.numel() * host_x.element_size() + host_y.numel() * host_y.element_size()
+    net = SmallCNN(width, 10, False).to(run.device).train()
+    optimizer = torch.optim.AdamW(net.parameters(), lr=1e-4)
+    resident_x, resident_y = host_x.to(run.device), host_y.to(run.device)
+
+    def step(from_host: bool) -> None:
+        if from_host:  # into fresh device memory, as `batch.to(device, non_blocking=True)` does
+            x = torch.empty_like(resident_x).copy_(host_x, non_blocking=True)
+            y = torch.empty_like(resident_y).copy_(host_y, non_blocking=True)
+        else:
+            x, y = resident_x, resident_y
+        optimizer.zero_grad(set_to_none=True)
+        loss = F.cross_entropy(net(x), y)
+        torch.autograd.backward(loss)
+        optimizer.step()
+
+    with contextlib.suppress(Exception):
+        step(True)
+        synchronize(run.device)
+    budget_s: float = run.pick(0.5, 2.0, 1.0, 3.0)
+    for variant in ("resident", "from_host"):
+        try:
+            seconds, steps = best_seconds_per_call(
+                partial(step, variant == "from_host"), run.device, budget_s, repeats=2
+            )
+            events.result(
+                "fp32",
+                batch / seconds,
+                variant,
+                step_s=seconds,
+                steps=steps,
+                batch=batch,
+                batch_bytes=batch_bytes,
+                width=width,
+                image=image,
+                copy="pinned host memory to the GPU" if run.cuda else "host memory to host memory (no GPU: no link)",
+            )
+        except Exception as exc:
+            events.error(exc, "fp32", variant)
+    release_memory(run.device)
+
+
 def _amp_dtype(run: Run) -> torch.dtype:
     return torch.bfloat16 if not run.cuda or torch.cuda.is_bf16_supported() else torch.float16
 
@@ -904,6 +957,7 @@ RUNNERS: dict[str, Callable[[Run, Events], None]] = {
     "d2h_bandwidth": d2h_bandwidth,
     "train_cnn": train_cnn,
     "train_transformer": train_transformer,
+    "train_from_host": train_from_host,
     "dataloader": dataloader,
     "disk_read": disk_read,
     "allreduce": allreduce,
@@ -991,7 +1045,9 @@ def device_problem(device: torch.device) -> str:
 
 # Figures of one GPU: on a machine with several, each GPU is measured in turn. The rest measure the host
 # (data loading, disk) or all GPUs together (all-reduce) and run once.
-PER_DEVICE = ("matmul", "memory_bandwidth", "h2d_bandwidth", "d2h_bandwidth", "train_cnn", "train_transformer")
+PER_DEVICE = (
+    "matmul", "memory_bandwidth", "h2d_bandwidth", "d2h_bandwidth", "train_cnn", "train_transformer", "train_from_host",
+)  # fmt: skip
 
 
 def devices_to_measure(asked: str | None) -> list[torch.device]:

@@ -188,3 +188,44 @@ def test_what_it_would_take_counts_only_cards_for_a_machine(store: CatalogStore,
         part = store.part(needed.gpu.id)
         assert part is not None and part.specs["form_factor"] == "PCIe card"
         assert needed.peak_bytes <= needed.gpu.memory_bytes
+
+
+# --- a laptop with an eGPU -------------------------------------------------------------------------------
+
+
+def test_egpu_builds_are_one_card_in_an_enclosure_that_works_with_the_port(store: CatalogStore, lora_fit: Any) -> None:
+    tower = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000, max_gpus=1))
+    plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000, form="egpu", port="TB4", charger_w=65))
+    assert plan.candidates, plan.skipped
+    rules = build_rules()
+    tower_speed = {c.build.lines[0].part_id: c.option.throughput for c in tower.candidates}
+    for candidate in plan.candidates:
+        build = candidate.build
+        assert build.laptop == {"port": "TB4", "os": "linux", "charger_w": 65}
+        resolved = resolve(build, store.part)
+        assert resolved.count("gpu") == 1 and resolved.count("dock") == 1
+        dock = resolved.by_kind["dock"][0]
+        if dock.spec("psu_w") is None and dock.spec("max_gpu_power_w") is None:
+            assert resolved.count("psu") == 1  # an enclosure without a supply comes with one
+        assert not [p for p in check(resolved, rules) if p.severity == "fail"], build.name
+        total = totals(resolved, "USD", store.exchange_rate())
+        assert not total.unpriced and total.amount == pytest.approx(candidate.cost) and candidate.cost <= 3000
+        option = candidate.option
+        assert option.count == 1 and option.comm_seconds and option.comm_seconds > 0
+        assert "host to device" in option.link
+        same = tower_speed.get(build.lines[0].part_id)
+        if same is not None and option.throughput is not None:
+            assert option.throughput < same  # the link's copies only add to the step
+    assert "Laptop with eGPU" in plan.notes[0]
+
+
+def test_no_egpu_on_a_port_without_pcie(store: CatalogStore, lora_fit: Any) -> None:
+    plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000, form="egpu", port="USB-C"))
+    assert not plan.candidates
+    assert plan.skipped and all("port" in s for s in plan.skipped)
+    assert plan.shortfall is not None
+
+
+def test_an_egpu_plan_needs_the_port() -> None:
+    with pytest.raises(PlanError, match="port: a laptop with an eGPU needs the laptop's port"):
+        Constraints(form="egpu")

@@ -24,24 +24,9 @@ import pytest
 from gpuconfig.probe import nvml
 from gpuconfig.probe.inventory import Inventory, inventory, pcie_link, probe_python, pythons, thunderbolt
 from gpuconfig.probe.model import Unavailable, is_unavailable
+from tests.probe.sysfs import DATA, sysfs_tree
 
-DATA = Path(__file__).parent / "data"
 LINUX = sys.platform.startswith("linux")
-
-
-def sysfs_tree(name: str, root: Path) -> Path:
-    """Build the fixture sysfs tree `name` (files, folders, links as the manifest lists them) under `root`."""
-    manifest = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
-    for relative, text in manifest.get("files", {}).items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    for relative in manifest.get("folders", []):
-        (root / relative).mkdir(parents=True, exist_ok=True)
-    for relative, target in manifest.get("symlinks", {}).items():
-        (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        os.symlink(target, root / relative)
-    return root
 
 
 def nvml_without_driver() -> str:
@@ -172,7 +157,7 @@ def test_thunderbolt_3_host_with_an_egpu_enclosure(tmp_path: Path) -> None:
     assert (host["name"], host["kind"], host["generation_name"]) == ("0-0", "host", "Thunderbolt 3")
     assert host["rx_link_gbps"] == {"unavailable": "the host router has no upstream link"}
     assert enclosure["kind"] == "device" and enclosure["authorized"] == 1
-    assert enclosure["device_name"] == "Example eGPU enclosure" and enclosure["vendor"] == "0x1"
+    assert enclosure["device_name"] == "Core" and enclosure["vendor"] == "0x127"
     assert (enclosure["rx_speed_gbps"], enclosure["rx_lanes"], enclosure["rx_link_gbps"]) == (20.0, 2, 40.0)
     assert enclosure["tx_link_gbps"] == 40.0
 

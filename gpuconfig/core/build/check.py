@@ -82,14 +82,50 @@ def check(
     budget = power_budget(resolved, rules, circuit or resolved.build.circuit)
     problems: list[Problem] = []
     problems += _completeness(resolved)
-    problems += _platform(resolved)
-    problems += _memory(resolved, rules)
-    problems += _cards(resolved, rules)
-    problems += _power(resolved, rules, budget)
+    if resolved.by_kind.get("dock"):
+        problems += egpu_problems(resolved, rules)
+    else:
+        problems += _platform(resolved)
+        problems += _memory(resolved, rules)
+        problems += _cards(resolved, rules)
+        problems += _power(resolved, rules, budget)
     if arch_check is not None:
         problems += [p for item in resolved.gpus() if (p := arch_check(item)) is not None]
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(problems, key=lambda p: order[p.severity])
+
+
+def egpu_problems(resolved: Resolved, rules: Rules) -> list[Problem]:
+    """An eGPU build (a dock, one card, perhaps a supply for the dock): the eGPU rules against its laptop."""
+    from gpuconfig.core.egpu.check import Host, check_egpu
+    from gpuconfig.core.egpu.tables import egpu_tables
+
+    dock, gpus = resolved.by_kind["dock"][0], resolved.gpus()
+    problems: list[Problem] = []
+    if resolved.count("gpu") > 1 or resolved.count("dock") > 1:
+        problems.append(
+            Problem("fail", "egpu-count", "An eGPU enclosure holds one card.", "One dock and one GPU per build.")
+        )
+    laptop = resolved.build.laptop or {}
+    port = str(laptop.get("port") or dock.spec("link"))
+    if not laptop.get("port"):
+        problems.append(
+            Problem(
+                "info",
+                "egpu-laptop",
+                f"The build does not say which port the laptop has: a {port} port is assumed.",
+                'Set the laptop\'s port in the build (eGPU tab, or "laptop" in the build file).',
+            )
+        )
+    host = Host(port, str(laptop.get("os") or "linux"), laptop.get("charger_w"))
+    severity: dict[str, Severity] = {"fail": "fail", "warn": "warn", "unknown": "info"}
+    found = check_egpu(host, dock.part, gpus[0].part if gpus else None, egpu_tables(), rules)
+    problems.extend(
+        Problem(severity[c.status], f"egpu-{c.rule}", c.message, c.fix, c.source)
+        for c in found.checks
+        if c.status != "ok"
+    )
+    return problems
 
 
 def verdict(problems: Sequence[Problem]) -> str:

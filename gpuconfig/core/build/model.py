@@ -1,8 +1,9 @@
 """A build: catalog parts and how many of each, as the user saves, edits by hand and exchanges it.
 
 The file is JSON: {"format": "gpuconfig-build", "version": 1, "name": ..., "currency": ...,
-"parts": [{"id": CATALOG_ID, "count": N}, ...]} plus optional "circuit" and "workload". A part's kind
-comes from the catalog, so a hand-written file only needs ids.
+"parts": [{"id": CATALOG_ID, "count": N}, ...]} plus optional "circuit", "workload" and, for an eGPU build,
+"laptop": {"port": "TB4", "os": "linux", "charger_w": 100}. A part's kind comes from the catalog, so a
+hand-written file only needs ids.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Build:
     circuit: str = DEFAULT_CIRCUIT
     workload: dict[str, Any] | None = None
     notes: str = ""
+    laptop: dict[str, Any] | None = None  # an eGPU build's laptop: port, os, charger_w
 
     def with_line(self, part_id: str, count: int) -> Build:
         """The build with `part_id` at `count` (0 removes it)."""
@@ -77,6 +79,8 @@ class Build:
             data["workload"] = self.workload
         if self.notes:
             data["notes"] = self.notes
+        if self.laptop is not None:
+            data["laptop"] = self.laptop
         return data
 
 
@@ -111,7 +115,11 @@ def build_from_json(data: Any, where: str = "build") -> Build:
     workload = data.get("workload")
     if workload is not None and not isinstance(workload, dict):
         raise BuildError(f"{where}: workload must be an object")
+    laptop = data.get("laptop")
+    if laptop is not None:
+        laptop = _laptop(laptop, where)
     return Build(
+        laptop=laptop,
         name=name or "Untitled build",
         lines=tuple(lines),
         currency=currency,
@@ -119,6 +127,21 @@ def build_from_json(data: Any, where: str = "build") -> Build:
         workload=workload,
         notes=str(data.get("notes", "")),
     )
+
+
+def _laptop(raw: Any, where: str) -> dict[str, Any]:
+    from gpuconfig.core.egpu.tables import OSES, PORTS
+
+    if not isinstance(raw, dict):
+        raise BuildError(f"{where}: laptop must be an object with 'port', 'os' and 'charger_w'")
+    port, os_name, charger = raw.get("port"), raw.get("os", "linux"), raw.get("charger_w")
+    if port not in PORTS:
+        raise BuildError(f"{where}: laptop.port {port!r} is not one of {', '.join(PORTS)}")
+    if os_name not in OSES:
+        raise BuildError(f"{where}: laptop.os {os_name!r} is not one of {', '.join(OSES)}")
+    if charger is not None and (isinstance(charger, bool) or not isinstance(charger, int) or charger <= 0):
+        raise BuildError(f"{where}: laptop.charger_w must be a whole number of watts, not {charger!r}")
+    return {"port": port, "os": os_name, "charger_w": charger}
 
 
 def read_build(path: Path) -> Build:

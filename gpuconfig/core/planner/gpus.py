@@ -124,8 +124,12 @@ def with_communication(option: GpuOption, weights: float, grads: float, link_gbs
     if option.count < 2 or option.step_seconds is None or link_gbs <= 0:
         return option
     comm = traffic_bytes(option.strategy, option.count, weights, grads, option.grad_accum) / (link_gbs * 1e9)
-    step = max(option.step_seconds, comm)
-    scale = option.step_seconds / step
+    return paced(option, max(option.step_seconds, comm), comm, link)
+
+
+def paced(option: GpuOption, step: float, comm: float, link: str) -> GpuOption:
+    """The option at a longer step: throughput scaled down with it, the link's time and name recorded."""
+    scale = option.step_seconds / step if option.step_seconds and step > 0 else 1.0
     return replace(
         option,
         step_seconds=step,

@@ -23,9 +23,9 @@ from gpuconfig.core.workload.estimate import Fitted, GpuSpec, memory_at
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload
 
-FORMS = ("tower", "rack")
-# The catalog kinds a plan draws on: the parts of a machine and the instances to rent.
-PLAN_KINDS = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "cloud")
+FORMS = ("tower", "rack", "egpu")  # egpu: a laptop with an external GPU
+# The catalog kinds a plan draws on: the parts of a machine, eGPU enclosures and the instances to rent.
+PLAN_KINDS = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "dock", "cloud")
 # GPU counts a single machine is planned with; more than 8 is a cluster, which the plan rents.
 COUNTS = (1, 2, 3, 4, 6, 8)
 # How far the "what it would take" answer looks: GPUs across machines, and rented nodes.
@@ -50,10 +50,19 @@ class Constraints:
     electricity_per_kwh: float | None = None  # in `currency`
     dataset_gb: int = 0
     checkpoints_kept: int = 3
+    port: str | None = None  # form egpu: the laptop's port (an egpu.tables PORTS id)
+    laptop_os: str = "linux"
+    charger_w: int | None = None
 
     def __post_init__(self) -> None:
+        from gpuconfig.core.egpu.tables import OSES, PORTS
+
         if self.form not in FORMS:
             raise PlanError(f"form: {self.form!r} is not one of {', '.join(FORMS)}")
+        if self.form == "egpu" and self.port not in PORTS:
+            raise PlanError(f"port: a laptop with an eGPU needs the laptop's port, one of {', '.join(PORTS)}")
+        if self.laptop_os not in OSES:
+            raise PlanError(f"os: {self.laptop_os!r} is not one of {', '.join(OSES)}")
         if self.budget is not None and not self.budget > 0:
             raise PlanError(f"budget: must be a positive amount, not {self.budget!r}")
         if not 1 <= self.max_gpus <= 8:
@@ -192,7 +201,14 @@ def recommend(
     candidates: list[Candidate] = []
     skipped: list[str] = []  # GPU choices that hold the workload but found no machine around them
     considered = 0
-    for gpu_price, gpu, spec in gpus:
+    if constraints.form == "egpu":
+        candidates, skipped, considered = _egpu_candidates(options, gpus, shelf, constraints, rules, workload)
+        notes = [
+            "Laptop with eGPU: one card in an enclosure; each step's batch crosses the link before the step's "
+            "kernels, at the link's measured copy rate (catalog/egpu.toml).",
+            notes[1],
+        ]
+    for gpu_price, gpu, spec in gpus if constraints.form != "egpu" else []:
         if gpu.specs.get("form_factor") != "PCIe card":
             continue  # SXM and OAM modules come in vendors' servers, which the catalog rents instead
         for count in (n for n in COUNTS if n <= constraints.max_gpus):
@@ -249,6 +265,51 @@ def recommend(
     return Plan(
         constraints, tuple(candidates), tuple(rentals), shortfall, break_even, tuple(notes), tuple(skipped), considered
     )
+
+
+def _egpu_candidates(
+    options: GpuOptions,
+    gpus: list[tuple[float, Part, GpuSpec]],
+    shelf: Parts,
+    constraints: Constraints,
+    rules: Rules,
+    workload: Workload,
+) -> tuple[list[Candidate], list[str], int]:
+    """One card per laptop: each GPU that holds the workload, in the cheapest enclosure that works."""
+    from gpuconfig.core.egpu.check import Host
+    from gpuconfig.core.egpu.tables import egpu_tables
+    from gpuconfig.core.planner.egpu import cheapest_enclosure, with_link
+
+    host = Host(str(constraints.port), constraints.laptop_os, constraints.charger_w)
+    tables = egpu_tables()
+    laptop = {"port": host.port, "os": host.os, "charger_w": host.charger_w}
+    candidates: list[Candidate] = []
+    skipped: list[str] = []
+    for gpu_price, gpu, spec in gpus:
+        if gpu.specs.get("form_factor") != "PCIe card":
+            continue
+        option = options.option(spec, 1)
+        if not option.fits or (constraints.budget is not None and gpu_price > constraints.budget):
+            continue
+        platform, speed, why = cheapest_enclosure(shelf, gpu, host, tables, rules)
+        if platform is None or speed is None:
+            skipped.append(f"{gpu.name}: {why}")
+            continue
+        seq = options.seq
+        option = with_link(option, options.fitted.at("input_bytes", option.batch, seq) * option.grad_accum, speed)
+        cost = gpu_price + platform.cost
+        if constraints.budget is not None and cost > constraints.budget:
+            continue
+        build = Build(
+            f"{gpu.name} eGPU",
+            (BuildLine(gpu.id), *platform.lines),
+            currency=constraints.currency,
+            circuit=constraints.circuit,
+            workload=workload.to_json(),
+            laptop=laptop,
+        )
+        candidates.append(Candidate(build, option, cost, platform.wall_w))
+    return candidates, skipped, len(gpus)
 
 
 def _drive_gb(options: GpuOptions, constraints: Constraints) -> int:

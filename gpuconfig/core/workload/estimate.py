@@ -107,6 +107,7 @@ def _flatten(point: dict[str, Any]) -> dict[str, float]:
         "params",
         "trainable_params",
         "grad_bytes",
+        "input_bytes",
     ):
         values[key] = float(point.get(key) or 0)
     return values

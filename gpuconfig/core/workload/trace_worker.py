@@ -814,6 +814,19 @@ def dict_inputs(inputs: Any) -> dict[str, Any]:
     return {"0": inputs}
 
 
+def input_bytes(inputs: Any) -> int:
+    """Bytes of the tensors one micro-batch feeds the model: what a training loop copies to the device."""
+    import torch
+
+    if isinstance(inputs, torch.Tensor):
+        return inputs.numel() * inputs.element_size()
+    if isinstance(inputs, dict):
+        return sum(input_bytes(v) for v in inputs.values())
+    if isinstance(inputs, (tuple, list)):
+        return sum(input_bytes(v) for v in inputs)
+    return 0
+
+
 def call(model: Any, inputs: Any) -> Any:
     if isinstance(inputs, dict) and all(k.isdigit() for k in inputs):
         return model(*inputs.values())
@@ -922,6 +935,7 @@ def trace_point(
         "params": total_params,
         "trainable_params": trainable_params,
         "grad_bytes": grad_bytes,
+        "input_bytes": input_bytes(inputs),
         "flops_by_dtype": counter.flops,
         "conv_flops_by_dtype": counter.conv_flops,
         "flops": sum(counter.flops.values()),

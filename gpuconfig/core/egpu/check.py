@@ -1,0 +1,399 @@
+"""Will this laptop, enclosure and card work together? Every rule with its finding, reason, fix and source.
+
+The laptop is a `Host`: described by the user (port, OS, charger), or filled in from what the probe read
+(`gpuconfig.probe.egpu`), which adds the Thunderbolt security level, the enclosure's authorisation and the
+link the cable trained at. The enclosure and the card are catalog parts; either may be missing, and the
+rules that need it then say so instead of guessing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from gpuconfig.core.build.power import card_power
+from gpuconfig.core.build.rules import Rules
+from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.egpu.tables import EgpuTables, Link
+
+Status = Literal["ok", "warn", "fail", "unknown"]
+ORDER: dict[str, int] = {"fail": 0, "warn": 1, "unknown": 2, "ok": 3}
+PORT_LABELS = {
+    "TB3": "Thunderbolt 3",
+    "TB4": "Thunderbolt 4",
+    "USB4": "USB4 (40 Gb/s)",
+    "USB4v2": "USB4 Version 2.0 (80 Gb/s)",
+    "TB5": "Thunderbolt 5",
+    "OCuLink": "OCuLink",
+    "USB-C": "USB-C without Thunderbolt or USB4",
+}
+OS_LABELS = {
+    "windows": "Windows",
+    "linux": "Linux",
+    "macos-intel": "macOS on an Intel Mac",
+    "macos-apple": "macOS on Apple silicon",
+}
+KERNEL_ABI = "Linux kernel Documentation/ABI/testing/sysfs-bus-thunderbolt"
+
+
+@dataclass(frozen=True)
+class Host:
+    """The laptop side. Detected fields stay None when the laptop was described instead."""
+
+    port: str  # a tables.PORTS id
+    os: str  # a tables.OSES id
+    charger_w: int | None = None  # the laptop's own charger: what it wants from the enclosure's USB-C
+    how: str = "described"  # "described" or "detected"
+    name: str = ""  # the host controller, when detected
+    security: str | None = None  # Linux: the Thunderbolt domain's security level
+    authorized: bool | None = None  # Linux: the attached enclosure's authorisation
+    lanes: int | None = None  # the Thunderbolt link as trained: lanes x Gb/s per lane
+    lane_gbps: float | None = None
+    pcie_lanes: int | None = None  # the PCIe tunnel's width, when the laptop's wiring is known
+    notes: tuple[str, ...] = ()
+
+    @property
+    def link_gbps(self) -> float | None:
+        return self.lanes * self.lane_gbps if self.lanes and self.lane_gbps else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "port": self.port,
+            "port_label": PORT_LABELS.get(self.port, self.port),
+            "os": self.os,
+            "charger_w": self.charger_w,
+            "how": self.how,
+            "name": self.name,
+            "security": self.security,
+            "authorized": self.authorized,
+            "lanes": self.lanes,
+            "lane_gbps": self.lane_gbps,
+            "link_gbps": self.link_gbps,
+            "pcie_lanes": self.pcie_lanes,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class Check:
+    rule: str  # a stable name: "port", "length", ...
+    status: Status
+    message: str
+    fix: str = ""
+    source: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "status": self.status,
+            "message": self.message,
+            "fix": self.fix,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class Compatibility:
+    host: Host
+    dock: Part | None
+    gpu: Part | None
+    checks: tuple[Check, ...]
+    link: Link | None  # what the pair runs at; None when it cannot tunnel PCIe
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def status(self) -> Status:
+        worst: Status = min((c.status for c in self.checks), key=ORDER.__getitem__, default="unknown")
+        return "ok" if worst == "unknown" else worst
+
+    @property
+    def verdict(self) -> str:
+        if self.status == "fail":
+            return "will not work"
+        if self.status == "warn":
+            return "works, with the warnings below"
+        return "compatible"
+
+
+def gpu_vendor(gpu: Part) -> str:
+    """'nvidia', 'amd', or the vendor as written when it is neither."""
+    vendor = gpu.vendor.lower()
+    return "nvidia" if "nvidia" in vendor else "amd" if vendor.startswith("amd") or "radeon" in vendor else vendor
+
+
+def _first(sources: Sequence[str]) -> str:
+    return "; ".join(sources[:2])
+
+
+def _part_source(part: Part, key: str) -> str:
+    source = part.source_for(key)
+    return f"{part.id}: {source.title} ({source.url})" if source else f"{part.id} in the catalog"
+
+
+def check_egpu(host: Host, dock: Part | None, gpu: Part | None, tables: EgpuTables, rules: Rules) -> Compatibility:
+    checks: list[Check] = []
+    link = _port(host, dock, tables, checks)
+    if host.how == "detected":
+        _thunderbolt_state(host, link, tables, checks)
+    if gpu is not None:
+        _os(host, gpu, tables, checks)
+    else:
+        checks.append(Check("os", "unknown", "No card chosen: the OS and driver rules need one."))
+    if dock is not None and gpu is not None:
+        checks += _fit(dock, gpu)
+        checks += _power(dock, gpu, rules)
+        checks += _connectors(dock, gpu)
+    if dock is not None:
+        checks.append(_charging(host, dock, link or tables.links.get(str(dock.specs.get("link")))))
+    if link is not None and link.hotplug is False:
+        checks.append(
+            Check(
+                "hotplug",
+                "warn",
+                f"{link.name} is not hot-pluggable: the card is seen only if it is connected and powered "
+                "before the laptop starts.",
+                "Connect and power the enclosure first, then start the laptop; shut down before unplugging.",
+                _first(link.sources),
+            )
+        )
+    notes = tuple(n.text for n in tables.notes_for(host.os, gpu_vendor(gpu) if gpu else "any"))
+    checks.sort(key=lambda c: ORDER[c.status])
+    return Compatibility(host, dock, gpu, tuple(checks), link, notes)
+
+
+def _port(host: Host, dock: Part | None, tables: EgpuTables, checks: list[Check]) -> Link | None:
+    port = tables.links.get(host.port)
+    if dock is None:
+        if port is None or not port.carries_pcie:
+            checks.append(
+                Check(
+                    "port",
+                    "fail",
+                    f"{PORT_LABELS.get(host.port, host.port)} carries no PCIe: no eGPU can work on this port.",
+                    "Use a Thunderbolt, USB4 or OCuLink port.",
+                    _first(port.sources) if port else "",
+                )
+            )
+            return None
+        checks.append(Check("port", "unknown", f"No enclosure chosen: the laptop's port is {port.name}."))
+        return port
+    rule = tables.pairings.get((host.port, str(dock.specs.get("link"))))
+    if rule is None:
+        checks.append(Check("port", "unknown", f"No rule for {host.port} with a {dock.specs.get('link')} enclosure."))
+        return None
+    message = f"{PORT_LABELS.get(host.port, host.port)} port, {dock.name} ({dock.specs.get('link')}): {rule.reason}"
+    checks.append(Check("port", rule.status, message, rule.fix, _first(rule.sources)))  # type: ignore[arg-type]
+    return tables.links.get(rule.link) if rule.status != "fail" and rule.link else None
+
+
+def _thunderbolt_state(host: Host, link: Link | None, tables: EgpuTables, checks: list[Check]) -> None:
+    if host.security is not None:
+        rule = tables.security.get(host.security)
+        if rule is not None:
+            checks.append(
+                Check(
+                    "security",
+                    rule.status,  # type: ignore[arg-type]
+                    f"Thunderbolt security level '{host.security}': {rule.reason}",
+                    rule.fix,
+                    _first(rule.sources),
+                )
+            )
+        else:
+            checks.append(Check("security", "unknown", f"Unknown Thunderbolt security level {host.security!r}."))
+    if host.authorized is False:
+        checks.append(
+            Check(
+                "authorized",
+                "fail",
+                "The enclosure is attached but not authorised: no PCIe tunnel is set up until it is, so the "
+                "card is not on the PCIe bus.",
+                "Approve it in the desktop's Thunderbolt settings, or `boltctl enroll <uuid>` "
+                "(or write 1 to its `authorized` file as root).",
+                KERNEL_ABI,
+            )
+        )
+    elif host.authorized:
+        checks.append(Check("authorized", "ok", "The enclosure is authorised: its PCIe tunnel is up.", "", KERNEL_ABI))
+    expected = link.raw_gbps if link is not None else None
+    if host.link_gbps is not None and expected:
+        trained = f"{host.lanes} x {host.lane_gbps:g} Gb/s = {host.link_gbps:g} Gb/s"
+        if host.link_gbps < expected:
+            checks.append(
+                Check(
+                    "link-rate",
+                    "warn",
+                    f"The Thunderbolt link trained at {trained}, below {link.name}'s {expected:g} Gb/s "  # type: ignore[union-attr]
+                    "(one lane or a slower lane rate): less room for the PCIe tunnel.",
+                    "Use a certified 40 Gb/s (or faster) Thunderbolt/USB4 cable, at most 0.8 m if passive, "
+                    "in the laptop's Thunderbolt/USB4 port; then re-plug.",
+                    f"{KERNEL_ABI} (rx_lanes, rx_speed); osy/HaC-Mini#149 (a link stuck at 20 Gb/s x1)",
+                )
+            )
+        else:
+            checks.append(Check("link-rate", "ok", f"The Thunderbolt link trained at {trained}.", "", KERNEL_ABI))
+
+
+def _os(host: Host, gpu: Part, tables: EgpuTables, checks: list[Check]) -> None:
+    vendor = gpu_vendor(gpu)
+    rule = tables.oses.get((host.os, vendor))
+    label = OS_LABELS.get(host.os, host.os)
+    if rule is None:
+        checks.append(Check("os", "unknown", f"No rule for a {gpu.vendor} card on {label}."))
+        return
+    backend = f" (PyTorch backend: {rule.backend})" if rule.backend and rule.backend != "none" else ""
+    checks.append(
+        Check("os", rule.status, f"{gpu.vendor} on {label}{backend}: {rule.reason}", rule.fix, _first(rule.sources))  # type: ignore[arg-type]
+    )
+
+
+# The card's size against the enclosure: (rule, enclosure limit, card figure, what it is, unit, the fix).
+FIT = (
+    ("length", "max_gpu_length_mm", "board_length_mm", "length", "mm", "A shorter card or a larger enclosure."),
+    ("width", "max_slot_width", "slot_width", "thickness", "slots", "A thinner card or a larger enclosure."),
+)
+
+
+def _fit(dock: Part, gpu: Part) -> list[Check]:
+    out = []
+    for rule, limit_key, card_key, what, unit, fix in FIT:
+        limit, size = dock.specs.get(limit_key), gpu.specs.get(card_key)
+        if limit is None or size is None:
+            missing = f"{dock.name}'s limit" if limit is None else f"{gpu.name}'s {what}"
+            out.append(Check(rule, "unknown", f"Card {what} not checked: the catalog has no {missing}.", "Measure."))
+        elif size > limit:
+            message = f"{gpu.name}'s {what} is {size:g} {unit}; {dock.name} takes cards up to {limit:g} {unit}."
+            out.append(Check(rule, "fail", message, fix, _part_source(dock, limit_key)))
+        else:
+            out.append(Check(rule, "ok", f"{gpu.name} ({size:g} {unit}) fits {dock.name} (up to {limit:g} {unit})."))
+    return out
+
+
+def dock_psu_needed(gpu: Part, rules: Rules) -> int:
+    """The rating of a supply the user brings for an enclosure without one: the card alone on an ATX 3.x
+    supply (its factor for power excursions), loaded to the comfortable share (both from build_rules.toml)."""
+    return math.ceil(int(gpu.specs.get("tdp_w") or 0) * rules.gpu_factor_atx3 / rules.comfortable_share)
+
+
+def _power(dock: Part, gpu: Part, rules: Rules) -> list[Check]:
+    tdp = gpu.specs.get("tdp_w")
+    if tdp is None:
+        return [Check("power", "unknown", f"Card power not checked: the catalog has no board power for {gpu.name}.")]
+    rated, psu, delivery = (
+        dock.specs.get("max_gpu_power_w"),
+        dock.specs.get("psu_w"),
+        dock.specs.get("power_delivery_w"),
+    )
+    if rated is not None:
+        status: Status = "fail" if tdp > rated else "ok"
+        return [
+            Check(
+                "power",
+                status,
+                f"{gpu.name} draws {tdp} W; {dock.name} is rated to feed a card up to {rated} W.",
+                "A card within the enclosure's rating." if status == "fail" else "",
+                _part_source(dock, "max_gpu_power_w"),
+            )
+        ]
+    if psu is not None:
+        budget = int(psu) - int(delivery or 0)
+        share = tdp / budget if budget > 0 else math.inf
+        status = "fail" if share > 1 else "warn" if share > rules.comfortable_share else "ok"
+        what = f"{psu} W supply" + (f", less the {delivery} W it may send to the laptop" if delivery else "")
+        return [
+            Check(
+                "power",
+                status,
+                f"{gpu.name} draws {tdp} W of {dock.name}'s {what} ({budget} W, {share:.0%} of it).",
+                ""
+                if status == "ok"
+                else f"Keep the card at or below {rules.comfortable_share:.0%} of the supply: a card under "
+                f"{math.floor(budget * rules.comfortable_share)} W, or lower its power limit (nvidia-smi -pl).",
+                f"{_part_source(dock, 'psu_w')}; {rules.comfortable_source}",
+            )
+        ]
+    need = dock_psu_needed(gpu, rules)
+    return [
+        Check(
+            "power",
+            "warn",
+            f"{dock.name} has no supply of its own: bring one of at least {need} W for {gpu.name} ({tdp} W), "
+            "with the card's power cables.",
+            f"An ATX 3.x supply of {need} W or more.",
+            f"{rules.psu_source}; {rules.comfortable_source}",
+        )
+    ]
+
+
+def _connectors(dock: Part, gpu: Part) -> list[Check]:
+    text = dock.specs.get("gpu_power_connectors")
+    card = card_power(gpu.specs.get("power_connectors"))
+    if not text or not card.known:
+        return [
+            Check("connectors", "unknown", "Power cables not checked: the catalog lacks the enclosure's or the card's.")
+        ]
+    offered = card_power(text)
+    if "user" in text.lower() or "from the" in text.lower():  # the user's own supply feeds the card
+        return [Check("connectors", "ok", f"{dock.name}: the card's cables come from your own supply ({text}).")]
+    needs = gpu.specs.get("power_connectors")
+    if card.sixteen_pin and not offered.sixteen_pin:
+        if card.eight_pin and offered.eight_pin >= card.eight_pin:
+            return [
+                Check(
+                    "connectors",
+                    "warn",
+                    f"{gpu.name} takes {needs}; {dock.name} has {text}: use the card's adapter.",
+                    "Use the adapter that came with the card, fully seated.",
+                    _part_source(dock, "gpu_power_connectors"),
+                )
+            ]
+        return [
+            Check(
+                "connectors",
+                "fail",
+                f"{gpu.name} takes {needs}; {dock.name} has {text}.",
+                "A card with 8-pin PCIe plugs, or an enclosure with a 12V-2x6 cable.",
+                _part_source(dock, "gpu_power_connectors"),
+            )
+        ]
+    if card.eight_pin > offered.eight_pin and not card.sixteen_pin:
+        return [
+            Check(
+                "connectors",
+                "fail",
+                f"{gpu.name} takes {card.eight_pin} PCIe 8-pin plugs; {dock.name} has {text}.",
+                "A card with fewer power plugs, or another enclosure.",
+                _part_source(dock, "gpu_power_connectors"),
+            )
+        ]
+    return [Check("connectors", "ok", f"{gpu.name} ({needs}) is fed by {dock.name}'s {text}.")]
+
+
+def _charging(host: Host, dock: Part, link: Link | None) -> Check:
+    delivery = dock.specs.get("power_delivery_w")
+    if link is not None and link.power_to_host is False:
+        return Check(
+            "charging",
+            "ok",
+            f"{link.name} carries no power: the laptop runs on its own charger.",
+            "",
+            _first(link.sources),
+        )
+    if delivery is None:
+        return Check(
+            "charging", "unknown", f"Charging not checked: the catalog has no power delivery figure for {dock.name}."
+        )
+    if host.charger_w is None:
+        return Check("charging", "ok", f"{dock.name} charges the laptop at up to {delivery} W.")
+    if delivery < host.charger_w:
+        return Check(
+            "charging",
+            "warn",
+            f"{dock.name} charges at up to {delivery} W; the laptop's charger gives {host.charger_w} W: under load "
+            "the battery can drain while the eGPU runs.",
+            "Keep the laptop's own charger plugged in as well.",
+            _part_source(dock, "power_delivery_w"),
+        )
+    return Check("charging", "ok", f"{dock.name} charges at up to {delivery} W (laptop charger {host.charger_w} W).")
