@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from gpuconfig.core.workload.spec import Workload
     from gpuconfig.ui.build_tab import BuildTab
     from gpuconfig.ui.catalog_tab import CatalogTab
+    from gpuconfig.ui.egpu_tab import EgpuTab
     from gpuconfig.ui.guide_tab import GuideTab
     from gpuconfig.ui.probe_tab import ProbeTab
     from gpuconfig.ui.workload_tab import WorkloadTab
@@ -28,6 +29,7 @@ WORKLOAD_INDEX = 1
 BUILD_INDEX = 2
 PROBE_INDEX = 3
 GUIDE_INDEX = 4
+EGPU_INDEX = 5
 
 
 class MainWindow(QMainWindow):
@@ -50,6 +52,7 @@ class MainWindow(QMainWindow):
         self._build_tab: BuildTab | None = None
         self._probe_tab: ProbeTab | None = None
         self._guide_tab: GuideTab | None = None
+        self._egpu_tab: EgpuTab | None = None
         self.tabs = QTabWidget()
         self.tabs.setObjectName("areas")
         self.tabs.setDocumentMode(True)
@@ -181,6 +184,17 @@ class MainWindow(QMainWindow):
             self._guide_tab = tab
         return self._guide_tab
 
+    @property
+    def egpu_tab(self) -> EgpuTab:
+        """The eGPU tab, built on first use."""
+        if self._egpu_tab is None:
+            from gpuconfig.ui.egpu_tab import EgpuTab
+
+            tab = EgpuTab(self.store, self.colors, self._current_workload)
+            self._install(EGPU_INDEX, tab, self.tr("eGPU"))
+            self._egpu_tab = tab
+        return self._egpu_tab
+
     def show_guide_for_build(self, build: Build) -> None:
         """Open the setup guide for a build's GPUs in the Guide tab."""
         tab = self.guide_tab
@@ -196,6 +210,8 @@ class MainWindow(QMainWindow):
             _ = self.probe_tab
         elif index == GUIDE_INDEX:
             _ = self.guide_tab
+        elif index == EGPU_INDEX:
+            _ = self.egpu_tab
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._workload_tab is not None:
@@ -204,6 +220,8 @@ class MainWindow(QMainWindow):
             self._build_tab.shutdown()  # the recommend panel's trace is killed; the build worked on is kept
         if self._probe_tab is not None:
             self._probe_tab.shutdown()  # the benchmark process is killed, the sampler's thread stopped
+        if self._egpu_tab is not None:
+            self._egpu_tab.shutdown()  # the workload's trace and the measurement's worker are killed
         super().closeEvent(event)
 
     def _later_areas(self) -> list[tuple[str, str]]:
@@ -299,6 +317,8 @@ class MainWindow(QMainWindow):
             self._probe_tab.apply_colors(self.colors)
         if self._guide_tab is not None:
             self._guide_tab.apply_colors(self.colors)
+        if self._egpu_tab is not None:
+            self._egpu_tab.apply_colors(self.colors)
         self._show_catalog_state()
 
     def _on_system_scheme(self, _scheme: Qt.ColorScheme) -> None:

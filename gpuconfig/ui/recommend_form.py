@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.build.rules import Circuit
 from gpuconfig.core.catalog.schema import CURRENCIES
+from gpuconfig.core.egpu.check import PORT_LABELS
 from gpuconfig.core.planner.recommend import Constraints
 from gpuconfig.core.workload.models import zoo
 from gpuconfig.core.workload.spec import PRECISIONS, TASKS, Workload, WorkloadError
@@ -98,6 +99,12 @@ class RecommendForm(QWidget):
         self.form = _combo("plan_form")
         self.form.addItem(self.tr("Tower"), "tower")
         self.form.addItem(self.tr("Rack"), "rack")
+        self.form.addItem(self.tr("Laptop with eGPU"), "egpu")
+        self.port = _combo("plan_port")
+        for port, label in PORT_LABELS.items():
+            if port != "USB-C":  # a port without PCIe has no eGPU to plan
+                self.port.addItem(label, port)
+        self.port.setCurrentIndex(self.port.findData("TB4"))
         self.max_gpus = self._spin("plan_max_gpus", 1, 8, self.tr("The most GPUs one machine may hold"))
         self.max_gpus.setValue(4)
         self.circuit = _combo("plan_circuit", 16)
@@ -133,6 +140,8 @@ class RecommendForm(QWidget):
             grid.addWidget(second_field, row, 3)
         grid.addWidget(QLabel(self.tr("Circuit")), 6, 0, right)
         grid.addWidget(self.circuit, 6, 1, 1, 3)
+        grid.addWidget(QLabel(self.tr("Laptop port")), 7, 0, right)
+        grid.addWidget(self.port, 7, 1, 1, 3)
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
 
@@ -140,7 +149,8 @@ class RecommendForm(QWidget):
         self.use_tab.setEnabled(False)
         self.max_gpus.setSuffix(self.tr(" GPUs"))
         self.use_tab.toggled.connect(self._update_enabled)
-        for box in (self.task, self.precision, self.currency, self.form, self.circuit, self.model):
+        self.form.currentIndexChanged.connect(self._update_enabled)
+        for box in (self.task, self.precision, self.currency, self.form, self.circuit, self.model, self.port):
             box.currentIndexChanged.connect(self.changed)
         for spin in (self.batch, self.seq, self.max_gpus):
             spin.valueChanged.connect(self.changed)
@@ -168,6 +178,10 @@ class RecommendForm(QWidget):
         own = not self.use_tab.isChecked()
         for widget in (self.model, self.task, self.precision, self.batch, self.seq):
             widget.setEnabled(own)
+        laptop = self.form.currentData() == "egpu"
+        self.port.setEnabled(laptop)
+        self.max_gpus.setEnabled(not laptop)  # an enclosure holds one card
+        self.circuit.setEnabled(not laptop)
 
     # -- the workload -----------------------------------------------------------------------------
 
@@ -221,4 +235,5 @@ class RecommendForm(QWidget):
             form=str(self.form.currentData()),
             max_gpus=self.max_gpus.value(),
             circuit=str(self.circuit.currentData()),
+            port=str(self.port.currentData()) if self.form.currentData() == "egpu" else None,
         )

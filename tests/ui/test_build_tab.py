@@ -289,6 +289,20 @@ def test_recommend_with_a_real_trace(qtbot, tab: BuildTab, tiny_llama: Path) -> 
     assert tab.list.part_ids()[0] == chosen.build.lines[0].part_id
     assert not {p.rule for p in tab.problems if p.severity == "fail"}  # the planner's builds pass the checker
 
+    # A laptop with an eGPU: one card in an enclosure that works with the chosen port, from the kept trace.
+    assert not form.port.isEnabled()
+    form.form.setCurrentIndex(form.form.findData("egpu"))
+    assert form.port.isEnabled() and not form.max_gpus.isEnabled()
+    form.port.setCurrentIndex(form.port.findData("TB3"))
+    qtbot.waitUntil(lambda: panel.plan is not None and panel.plan.constraints.port == "TB3", timeout=2_000)
+    assert panel.traces_started == 1 and panel.plan is not None and panel.plan.candidates
+    for candidate in panel.plan.candidates:
+        kinds = [tab.store.part(line.part_id).kind for line in candidate.build.lines]  # type: ignore[union-attr]
+        assert kinds.count("gpu") == 1 and kinds.count("dock") == 1
+        assert candidate.build.laptop is not None and candidate.build.laptop["port"] == "TB3"
+    view.candidates.cellDoubleClicked.emit(0, 0)
+    assert not {p.rule for p in tab.problems if p.severity == "fail"}
+
 
 def test_the_workload_tab_workload_is_offered(qtbot, store, tab: BuildTab, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
     workload = {"model": "gpt2", "task": "finetune", "precision": "amp_bf16", "batch": 8, "seq": 512}

@@ -184,14 +184,28 @@ def _port(host: Host, dock: Part | None, tables: EgpuTables, checks: list[Check]
         checks.append(Check("port", "unknown", f"No rule for {host.port} with a {dock.specs.get('link')} enclosure."))
         return None
     message = f"{PORT_LABELS.get(host.port, host.port)} port, {dock.name} ({dock.specs.get('link')}): {rule.reason}"
-    checks.append(Check("port", rule.status, message, rule.fix, _first(rule.sources)))  # type: ignore[arg-type]
+    status, fix = rule.status, rule.fix
+    if status == "warn" and host.authorized:  # seen working: the enclosure is attached and its tunnel is up
+        status, fix = "ok", ""
+        message += " Here an enclosure is attached and authorised on this port, so this port tunnels PCIe."
+    checks.append(Check("port", status, message, fix, _first(rule.sources)))  # type: ignore[arg-type]
     return tables.links.get(rule.link) if rule.status != "fail" and rule.link else None
 
 
 def _thunderbolt_state(host: Host, link: Link | None, tables: EgpuTables, checks: list[Check]) -> None:
     if host.security is not None:
         rule = tables.security.get(host.security)
-        if rule is not None:
+        if rule is not None and rule.status == "warn" and host.authorized:
+            checks.append(
+                Check(
+                    "security",
+                    "ok",
+                    f"Thunderbolt security level '{host.security}': the attached enclosure has been approved.",
+                    "",
+                    _first(rule.sources),
+                )
+            )
+        elif rule is not None:
             checks.append(
                 Check(
                     "security",

@@ -54,7 +54,12 @@ def evaluate(
         w = answer.estimate.workload
         what = f"{answer.estimate.model_name} {w.task}, batch {w.batch} x {answer.estimate.seq}"
     elif answer is not None:
-        note = "no link to time: choose the port and the enclosure"
+        if compatibility is not None and compatibility.dock is not None and link is None:
+            note = "this port and enclosure do not work together: no link to time"
+        elif link is not None:
+            note = f"no measured copy rate for {link.name} in catalog/egpu.toml"
+        else:
+            note = "no link to time: choose the port and the enclosure"
     checks = tuple(judge_measurement(measured, link, host)) if measured is not None else ()
     return EgpuReport(detection, compatibility, speed, found, note, checks, what)
 
