@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -34,6 +35,11 @@ def user_data_dir() -> Path:
     path = Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def file_stem(words: str) -> str:
+    """A file name suggested for an export: lower case, runs of anything but letters, digits and dots as '-'."""
+    return re.sub(r"[^a-z0-9.]+", "-", words.lower()).strip("-")
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -10,7 +10,6 @@ changes and the trace is not at hand), and measuring the attached eGPU (a benchm
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -36,8 +35,9 @@ from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.egpu.check import Host
 from gpuconfig.core.egpu.report import EgpuReport, egpu_record, egpu_text, evaluate
+from gpuconfig.core.egpu.speed import measured_h2d
 from gpuconfig.core.egpu.tables import EgpuDataError, EgpuTables, egpu_tables
-from gpuconfig.core.paths import write_text_atomic
+from gpuconfig.core.paths import file_stem, write_text_atomic
 from gpuconfig.core.workload.answer import Answer, answer_from_fit, gpu_spec, prepare
 from gpuconfig.core.workload.models import resolve_model
 from gpuconfig.core.workload.spec import Workload, WorkloadError
@@ -208,7 +208,9 @@ class EgpuTab(QWidget):
         self.table.set_checks(c.checks, report.measured)
         self.notes.set_notes(c.notes)
         self.notes_heading.setVisible(bool(c.notes))
-        self.link.show_speed(report.speed, self._measured_gbs(), self.rules.link_source, self._why_no_link(report))
+        self.link.show_speed(
+            report.speed, measured_h2d(self.measured or []), self.rules.link_source, self._why_no_link(report)
+        )
         self._show_workload(report, gpu)
 
     def _why_no_link(self, report: EgpuReport) -> str:
@@ -216,12 +218,6 @@ class EgpuTab(QWidget):
         if link is None:
             return self.tr("Nothing to time: this port and enclosure do not work together, so no PCIe link crosses.")
         return self.tr("Nothing to time: no measured copy rate for {link} yet.").format(link=link.name)
-
-    def _measured_gbs(self) -> float | None:
-        for record in self.measured or []:
-            if (record.get("name"), record.get("variant"), record.get("status")) == ("h2d_bandwidth", "pinned", "ok"):
-                return float(record["value"])
-        return None
 
     def _show_workload(self, report: EgpuReport, gpu: Part | None) -> None:
         panel = self.workload_panel
@@ -237,7 +233,7 @@ class EgpuTab(QWidget):
         elif report.slowdown is not None and gpu is not None:
             panel.show_slowdown(self.tr("{workload} on {card}").format(workload=report.workload, card=gpu.name),
                                 report.slowdown)  # fmt: skip
-        elif report.speed is None:  # the core's note asks to choose what is chosen: say what is wrong instead
+        elif report.speed is None:  # the same reason as the Link panel's, in the user's language
             panel.show_message(self._why_no_link(report), self._workload_text())
         else:
             panel.show_message(report.slowdown_note or self.tr("Not estimated yet."), self._workload_text())
@@ -400,7 +396,7 @@ class EgpuTab(QWidget):
             return
         kinds = {"text": self.tr("Text (*.txt)"), "json": self.tr("JSON (*.json)")}
         words = ["egpu", self.host().port, self.form.dock_id(), self.form.gpu_id().removeprefix("nvidia-")]
-        name = re.sub(r"[^a-z0-9.]+", "-", " ".join(words).lower()).strip("-")
+        name = file_stem(" ".join(words))
         suffix = "txt" if fmt == "text" else fmt
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export the eGPU check"), f"{name}.{suffix}", kinds[fmt])
         if not path:

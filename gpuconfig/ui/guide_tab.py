@@ -7,7 +7,6 @@ on the GUI thread at every change. Exports: Markdown, HTML, JSON, and PDF throug
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from gpuconfig.core.guide.diagnose import guide_from_probe
 from gpuconfig.core.guide.guide import Guide, guide_for_gpus
 from gpuconfig.core.guide.oses import os_from_report
 from gpuconfig.core.guide.render import guide_html, guide_markdown, guide_record
-from gpuconfig.core.paths import user_data_dir, write_text_atomic
+from gpuconfig.core.paths import file_stem, user_data_dir, write_text_atomic
 from gpuconfig.ui.background import one_line
 from gpuconfig.ui.guide_source import GuideSource
 from gpuconfig.ui.guide_view import GuideView
@@ -247,7 +246,7 @@ class GuideTab(QWidget):
             what = str(report.get("host") or "machine")
         else:
             what = " ".join(t.name for t, _ in self.guide.targets)
-        name = re.sub(r"[^a-z0-9.]+", "-", f"setup guide {what} {self.guide.os.id}".lower()).strip("-")
+        name = file_stem(f"setup guide {what} {self.guide.os.id}")
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export the setup guide"), f"{name}.{fmt}", kinds[fmt])
         if not path:
             return

@@ -142,6 +142,12 @@ def _ok(results: Sequence[dict[str, Any]], name: str, variant: str) -> dict[str,
     )
 
 
+def measured_h2d(results: Sequence[dict[str, Any]]) -> float | None:
+    """The pinned host-to-device rate a measurement gave, in GB/s, or None."""
+    h2d = _ok(results, "h2d_bandwidth", "pinned")
+    return float(h2d["value"]) if h2d is not None else None
+
+
 def shortfall_reasons(measured: float, link: Link, host: Host | None) -> list[str]:
     """The likely causes of a slow link, the ones the probe saw first."""
     reasons = []

@@ -5,32 +5,28 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gpuconfig.core.build.model import BuildLine
-from gpuconfig.core.build.power import card_power
+from gpuconfig.core.build.model import BuildLine, Item
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.egpu.check import Host, check_egpu, dock_psu_needed
 from gpuconfig.core.egpu.speed import LinkSpeed, link_speed
 from gpuconfig.core.egpu.tables import EgpuTables
 from gpuconfig.core.planner.gpus import GpuOption, paced
-from gpuconfig.core.planner.platform import Parts, Platform
+from gpuconfig.core.planner.platform import Parts, Platform, has_cables
 
 
 def _psu_for(parts: Parts, gpu: Part, rules: Rules) -> tuple[float, Part] | None:
     """The cheapest supply that carries the card alone and has its power cables."""
     need = dock_psu_needed(gpu, rules)
-    plugs = card_power(gpu.specs.get("power_connectors"))
-    for price, psu in parts("psu"):
-        if int(psu.specs.get("watts") or 0) < need:
-            continue
-        native, eight = int(psu.specs.get("connectors_12v2x6") or 0), int(psu.specs.get("pcie_8pin") or 0)
-        adapted = plugs.eight_pin * plugs.sixteen_pin  # 8-pin cables the card's adapters take (0: no adapter)
-        if plugs.sixteen_pin and native < plugs.sixteen_pin and (not adapted or eight < adapted):
-            continue
-        if not plugs.sixteen_pin and eight < plugs.eight_pin:
-            continue
-        return price, psu
-    return None
+    card = [Item(gpu, 1)]
+    return next(
+        (
+            (price, psu)
+            for price, psu in parts("psu")
+            if int(psu.specs.get("watts") or 0) >= need and has_cables(psu, card)
+        ),
+        None,
+    )
 
 
 def cheapest_enclosure(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from gpuconfig.core.build.check import Placement, card_width, check, place_cards
 from gpuconfig.core.build.model import Build, BuildLine, Item, resolve
-from gpuconfig.core.build.power import CardPower, card_power, is_atx3, power_budget, required_rating
+from gpuconfig.core.build.power import card_power, is_atx3, power_budget, required_rating
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
 
@@ -77,8 +77,6 @@ def _memory(parts: Parts, board: Part, cpu: Part, needed_gb: int) -> tuple[float
 def _supply(
     parts: Parts, cards: list[Item], gpu_w: int, cpu_w: int, rules: Rules, circuit_w: int
 ) -> tuple[float, Part] | None:
-    sixteen = sum(card_power(c.spec("power_connectors")).sixteen_pin * c.count for c in cards)
-    eight = sum(_eight(card_power(c.spec("power_connectors"))) * c.count for c in cards)
     sustained = gpu_w + cpu_w + rules.rest_of_system_w
     for price, psu in parts("psu"):
         watts = int(psu.specs.get("watts") or 0)
@@ -86,9 +84,7 @@ def _supply(
             continue
         if sustained > rules.comfortable_share * watts:
             continue
-        if sixteen > int(psu.specs.get("connectors_12v2x6") or 0):
-            continue
-        if eight and (psu.specs.get("pcie_8pin") is None or eight > int(psu.specs["pcie_8pin"])):
+        if not has_cables(psu, cards):
             continue
         efficiency = rules.efficiency.get(str(psu.specs.get("efficiency")))
         if efficiency and sustained / efficiency > circuit_w:
@@ -97,8 +93,15 @@ def _supply(
     return None
 
 
-def _eight(power: CardPower) -> int:
-    return power.eight_pin if power.sixteen_pin == 0 else 0
+def has_cables(psu: Part, cards: Sequence[Item]) -> bool:
+    """Whether the supply has a native cable for every plug of the cards: a 12V-2x6 cable per 16-pin plug,
+    a PCIe 8-pin cable per 8-pin plug."""
+    plugs = [(card_power(c.spec("power_connectors")), c.count) for c in cards]
+    sixteen = sum(power.sixteen_pin * count for power, count in plugs)
+    eight = sum((power.eight_pin if power.sixteen_pin == 0 else 0) * count for power, count in plugs)
+    if sixteen > int(psu.specs.get("connectors_12v2x6") or 0):
+        return False
+    return not eight or (psu.specs.get("pcie_8pin") is not None and eight <= int(psu.specs["pcie_8pin"]))
 
 
 def _case(parts: Parts, board: Part, cards: list[Item], last_position: int) -> tuple[float, Part] | None:
