@@ -6,6 +6,15 @@ import sys
 
 
 def main() -> int:
+    if sys.stdout is None or sys.stderr is None:  # the Windows app without a console: print() must not fail
+        import os
+
+        sys.stdout = sys.stdout or open(os.devnull, "w")  # noqa: SIM115
+        sys.stderr = sys.stderr or open(os.devnull, "w")  # noqa: SIM115
+    if sys.argv[1:2] == ["--self-test"]:
+        from gpuconfig.selftest import main as self_test
+
+        return self_test(sys.argv[2:])
     if len(sys.argv) > 1:
         from gpuconfig.cli import main as cli_main
 

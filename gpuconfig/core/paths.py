@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 import platformdirs
 
-import gpuconfig.catalog
-import gpuconfig.resources
+import gpuconfig
 
 APP_NAME = "gpuconfig"
 DATA_DIR_ENV = "GPUCONFIG_DATA_DIR"
@@ -19,14 +20,25 @@ DATA_DIR_ENV = "GPUCONFIG_DATA_DIR"
 def catalog_dir() -> Path:
     """The shipped catalog files, found the same way in a checkout, a wheel and a bundle.
 
-    catalog/ is installed as the package gpuconfig.catalog (see pyproject.toml), so its files sit next
-    to its __init__; importlib.resources would say the same but loads zipfile and more at start-up.
+    catalog/ is installed as the package gpuconfig.catalog (see pyproject.toml), so its files sit in
+    the package's folder; importlib.resources would say the same but loads zipfile and more at start-up.
+    The folder is read from __path__, not __file__: in the bundle the package is its data folder alone
+    (a namespace package, no __init__ to have a __file__). When that folder is gone (a damaged
+    installation), this is where it should be, and whoever reads it says what is missing.
     """
-    return Path(gpuconfig.catalog.__file__).parent
+    return _folder("catalog")
 
 
 def resources_dir() -> Path:
-    return Path(gpuconfig.resources.__file__).parent
+    return _folder("resources")
+
+
+def _folder(name: str) -> Path:
+    try:
+        package: ModuleType = importlib.import_module(f"gpuconfig.{name}")
+    except ModuleNotFoundError:
+        return Path(next(iter(gpuconfig.__path__))) / name
+    return Path(next(iter(package.__path__)))
 
 
 def user_data_dir() -> Path:

@@ -13,7 +13,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -22,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-TORCH_PYTHON_ENV = "GPUCONFIG_TORCH_PYTHON"
+from gpuconfig.core.pythons import clean_environment, launching, worker_python
+
 # How often the watchdog looks at cancel and the deadline: a cancel kills the worker within ~0.1 s.
 WATCH_INTERVAL_S = 0.05
 STDERR_TAIL_LINES = 20
@@ -38,11 +38,6 @@ SIGNAL_WORDS: dict[int, str] = {
     signal.SIGILL: "crashed (illegal instruction: built for a newer CPU?)",
     signal.SIGFPE: "crashed (arithmetic error)",
 }
-
-
-def chosen_python() -> str:
-    """The interpreter a worker runs in: GPUCONFIG_TORCH_PYTHON when set, else this one."""
-    return os.environ.get(TORCH_PYTHON_ENV) or sys.executable
 
 
 def has_torch_here() -> bool:
@@ -119,24 +114,26 @@ def run_worker(
 
     Cancel and the deadline are watched on a thread and kill the whole process group at once, not at the
     worker's next line. Lines that are not JSON objects (a library printing) are skipped. An exception
-    from `on_event` kills the worker and propagates. Raises OSError when `python` cannot be started.
+    from `on_event` kills the worker and propagates. Raises OSError when `python` cannot be started, or
+    (NoTorchPython) when none was given and the installed app finds no Python with torch.
     """
     started = time.monotonic()
-    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+    env = clean_environment() | {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     # A file, not a pipe: a worker writing many warnings would fill a pipe and block. Closed below.
     stderr = tempfile.TemporaryFile(mode="w+b")  # noqa: SIM115
     try:
-        process = subprocess.Popen(
-            [python or chosen_python(), str(script)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            env=env,
-            start_new_session=True,  # its own process group: killing it kills anything it started too
-        )
+        with launching():
+            process = subprocess.Popen(
+                [python or worker_python(), str(script)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                env=env,
+                start_new_session=True,  # its own process group: killing it kills anything it started too
+            )
     except OSError:
         stderr.close()
         raise

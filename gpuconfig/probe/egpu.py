@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.egpu.check import Host
+from gpuconfig.core.pythons import run_program
 from gpuconfig.probe.inventory import SYSFS, TB_NO_PCIE, gpus, thunderbolt
 from gpuconfig.probe.model import is_unavailable, unavailable
 
@@ -251,9 +252,7 @@ def _boltctl(text: str | None) -> Any:
         if command is None or not sys.platform.startswith("linux"):
             return unavailable("boltctl (bolt) is not installed")
         try:
-            done = subprocess.run(
-                [command, "list", "--all"], capture_output=True, text=True, timeout=BOLTCTL_TIMEOUT_S, check=False
-            )
+            done = run_program([command, "list", "--all"], BOLTCTL_TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return unavailable(f"boltctl did not answer: {exc}")
         if done.returncode != 0:

@@ -7,11 +7,9 @@ or file. The sysfs readers take the sysfs root as a parameter so tests can point
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import platform
 import re
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +19,7 @@ from typing import Any
 
 import psutil  # type: ignore[import-untyped, unused-ignore]
 
+from gpuconfig.core import pythons as pythons_core
 from gpuconfig.probe import nvml
 from gpuconfig.probe.model import Unavailable, is_unavailable, unavailable
 
@@ -41,15 +40,6 @@ TB_GENERATIONS = {1: "Thunderbolt 1", 2: "Thunderbolt 2", 3: "Thunderbolt 3", 4:
 TB_NO_PCIE = {"dponly", "usbonly", "nopcie"}
 # Transfer rate per lane of each PCIe generation in GT/s (PCI Express Base Specification 6.0, table 1-1).
 PCIE_GENERATIONS = {2.5: 1, 5.0: 2, 8.0: 3, 16.0: 4, 32.0: 5, 64.0: 6}
-
-_PYTHON_TIMEOUT_S = 10.0
-# Runs in the other interpreter: reads torch's package metadata without importing torch (seconds saved).
-_PYTHON_PROBE = (
-    "import json, platform\n"
-    "try:\n    from importlib.metadata import version\n    torch = version('torch')\n"
-    "except Exception:\n    torch = None\n"
-    "print(json.dumps({'python': platform.python_version(), 'torch': torch}))"
-)
 
 
 @dataclass(frozen=True)
@@ -342,15 +332,6 @@ def gpus(sysfs_root: Path = SYSFS) -> tuple[dict[str, Any], list[dict[str, Any]]
     return gpu, devices
 
 
-def _interpreter(path: str) -> str:
-    """A Python executable from a path that may name an environment's folder instead."""
-    if os.path.isdir(path):
-        for candidate in ("bin/python", "bin/python3", "python.exe", "Scripts/python.exe"):
-            if os.path.isfile(os.path.join(path, candidate)):
-                return os.path.join(path, candidate)
-    return path
-
-
 def _this_python() -> dict[str, Any]:
     try:
         torch: Any = metadata.version("torch")
@@ -366,50 +347,29 @@ def _this_python() -> dict[str, Any]:
 
 def probe_python(path: str, source: str) -> dict[str, Any]:
     """An interpreter's Python and torch versions, asked in a subprocess; a broken one is unavailable."""
-    executable = _interpreter(path)
-    entry: dict[str, Any] = {"path": executable, "source": source}
-    why: str | None = None
-    try:
-        done = subprocess.run(
-            [executable, "-c", _PYTHON_PROBE], capture_output=True, text=True, timeout=_PYTHON_TIMEOUT_S, check=False
-        )
-    except subprocess.TimeoutExpired:
-        why = f"{executable} did not answer within {_PYTHON_TIMEOUT_S:g} s"
-    except OSError as error:
-        why = f"cannot run {executable}: {error.strerror or error}"
-    else:
-        answer: Any = None
-        with contextlib.suppress(ValueError, IndexError):
-            answer = json.loads(done.stdout.strip().splitlines()[-1])
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or [""])[-1]
-            why = f"{executable} exited with code {done.returncode}" + (f": {last}" if last else "")
-        elif not isinstance(answer, dict) or "python" not in answer:
-            why = f"{executable} did not answer like a Python interpreter"
-        else:
-            torch = answer.get("torch")
-            return entry | {
-                "python_version": str(answer["python"]),
-                "torch": str(torch) if torch else unavailable("torch is not installed in this environment"),
-            }
-    return entry | {"python_version": unavailable(why), "torch": unavailable(why)}
-
-
-def conda_environments(listing: Path | None = None) -> list[str]:
-    """The conda environments conda itself lists (~/.conda/environments.txt), existing ones only."""
-    listing = listing or Path.home() / ".conda" / "environments.txt"
-    text = _read(listing) or ""
-    return [line.strip() for line in text.splitlines() if line.strip() and os.path.isdir(line.strip())]
+    found = pythons_core.ask(path, source)
+    entry: dict[str, Any] = {"path": found.path, "source": source}
+    if found.problem:
+        return entry | {"python_version": unavailable(found.problem), "torch": unavailable(found.problem)}
+    torch = found.torch or unavailable("torch is not installed in this environment")
+    return entry | {"python_version": found.python, "torch": torch}
 
 
 def pythons(extra_pythons: Sequence[str] = (), listing: Path | None = None) -> list[dict[str, Any]]:
-    """This interpreter, the conda environments, and `extra_pythons`: each with its torch version or why not."""
+    """This interpreter, the conda environments, and `extra_pythons`: each with its torch version or why not.
+
+    The installed app is no Python a worker could use: it lists every Python it finds instead
+    (core.pythons.candidates: the active environment, conda's, the usual folders, PATH).
+    """
+    if pythons_core.frozen():
+        return [probe_python(path, source) for path, source in pythons_core.candidates(extra_pythons)]
     found = [_this_python()]
     # By path, not resolved: a venv's python links to its base interpreter but has other packages.
     seen = {os.path.normcase(os.path.abspath(sys.executable))}
-    candidates = [(p, "conda") for p in conda_environments(listing)] + [(p, "added") for p in extra_pythons]
+    conda = pythons_core.conda_environments(listing)
+    candidates = [(p, "conda") for p in conda] + [(p, "added") for p in extra_pythons]
     for path, source in candidates:
-        resolved = os.path.normcase(os.path.abspath(_interpreter(path)))
+        resolved = os.path.normcase(os.path.abspath(pythons_core.executable_in(path)))
         if resolved in seen:
             continue
         seen.add(resolved)

@@ -8,14 +8,15 @@ come. Cancel kills the worker's whole process tree at once and returns what had 
 
 from __future__ import annotations
 
-import sys
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gpuconfig.core.worker_process import Deadline, WorkerExit, chosen_python, run_worker
+from gpuconfig.core.pythons import NoTorchPython, plain_python, worker_python
+from gpuconfig.core.worker_process import Deadline, WorkerExit, run_worker
 from gpuconfig.probe.model import BenchmarkResult, unavailable
 
 WORKER = Path(__file__).with_name("worker.py")
@@ -90,7 +91,10 @@ def run_suite(
     result as it arrives; `cancelled()` is polled about every 50 ms. `timeout_s` replaces every benchmark's
     default time-out. A worker failure never raises: it is a failed or skipped result with its reason.
     """
-    python = python or chosen_python()
+    try:
+        python = python or worker_python()
+    except NoTorchPython:
+        python = ""  # the installed app found no Python with torch: run_worker says so, as a skipped suite
     state = _Progress(time.monotonic())
     asked = list(only) if only is not None else None
 
@@ -113,8 +117,8 @@ def run_suite(
 
         try:
             ended = run_worker(worker, request, on_event, python, cancelled, deadline)
-        except OSError as exc:  # no such interpreter, or not executable
-            ended = WorkerExit(NOT_STARTED, "", (f"cannot run {python}: {exc}",), 0.0)
+        except OSError as exc:  # no such interpreter, not executable, or (installed app) none with torch found
+            ended = WorkerExit(NOT_STARTED, "", (f"cannot run {python}: {exc}" if python else str(exc),), 0.0)
             if not state.plan:
                 state.plan = _plan_from_here(worker, suite, asked)
         if ended.stopped == "cancelled":
@@ -237,7 +241,7 @@ def _torch(state: _Progress, python: str, ended: WorkerExit) -> dict[str, Any]:
 
 
 def _plan_from_here(worker: Path, suite: str, only: list[str] | None) -> list[str]:
-    """The suite's benchmark names, asked of the worker script in this interpreter (it answers before torch)."""
+    """The suite's benchmark names, asked of the worker script in any Python (it answers before torch)."""
     names: list[str] = []
 
     def on_event(event: dict[str, Any]) -> None:
@@ -245,5 +249,9 @@ def _plan_from_here(worker: Path, suite: str, only: list[str] | None) -> list[st
             names.extend(str(name) for name in event.get("benchmarks", []))
 
     request = {"suite": suite, "only": only, "plan_only": True}
-    run_worker(worker, request, on_event, sys.executable, None, Deadline(PLAN_TIMEOUT_S))
+    python = plain_python()
+    if python is None:  # the installed app on a machine with no Python at all
+        return names
+    with contextlib.suppress(OSError):  # that Python vanished since it was found: no plan to show
+        run_worker(worker, request, on_event, python, None, Deadline(PLAN_TIMEOUT_S))
     return names

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.pythons import NO_TORCH_PYTHON
 from gpuconfig.probe import datasheet
 from gpuconfig.probe.egpu import external_link
 from gpuconfig.probe.model import BenchmarkResult, Verdict, is_unavailable
@@ -154,7 +155,8 @@ def _ratio_verdict(
 def _torch_verdicts(torch: dict[str, Any], devices: Sequence[dict[str, Any]]) -> list[Verdict]:
     if is_unavailable(torch):
         reason = str(torch["unavailable"])
-        missing = "No module named 'torch'" in reason or "cancelled" in reason
+        # No torch in that Python, none found at all (the installed app), or cancelled: not a broken install.
+        missing = any(words in reason for words in ("No module named 'torch'", NO_TORCH_PYTHON, "cancelled"))
         return [
             Verdict(
                 "PyTorch",

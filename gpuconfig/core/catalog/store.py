@@ -405,4 +405,7 @@ def open_default_store() -> CatalogStore:
     """The user's database under the platform data directory, with the shipped catalog."""
     from gpuconfig.core.paths import catalog_dir, user_data_dir
 
-    return CatalogStore.open(user_data_dir() / DB_NAME, catalog_dir())
+    shipped = catalog_dir()
+    if not (shipped / SCHEMA_FILE).is_file():
+        raise StoreError(f"the catalog data is missing ({shipped / SCHEMA_FILE} not found): reinstall gpuconfig")
+    return CatalogStore.open(user_data_dir() / DB_NAME, shipped)

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.paths import user_data_dir, write_text_atomic
-from gpuconfig.core.worker_process import TORCH_PYTHON_ENV, Deadline, has_torch_here, run_worker
+from gpuconfig.core.pythons import NO_TORCH_PYTHON, TORCH_PYTHON_ENV, found_torch_python, frozen
+from gpuconfig.core.worker_process import Deadline, has_torch_here, run_worker
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
@@ -53,12 +54,18 @@ class Trace:
 
 
 def torch_python() -> str:
-    """The interpreter that runs traces: GPUCONFIG_TORCH_PYTHON, or this one when it has torch."""
+    """The interpreter that runs traces: GPUCONFIG_TORCH_PYTHON; this one when it has torch; in the
+    installed app, the first Python found with torch."""
     chosen = os.environ.get(TORCH_PYTHON_ENV)
     if chosen:
         if not Path(chosen).exists():
             raise WorkloadError(f"{TORCH_PYTHON_ENV}: {chosen}: no such interpreter")
         return chosen
+    if frozen():
+        found = found_torch_python()
+        if found is None:
+            raise WorkloadError(f"tracing needs PyTorch: {NO_TORCH_PYTHON}")
+        return found.path
     if not has_torch_here():
         raise WorkloadError(
             "tracing needs PyTorch: install gpuconfig[torch] here, or set "

@@ -22,7 +22,6 @@ import importlib.util
 import json
 import math
 import os
-import resource
 import sys
 import time
 import traceback
@@ -77,7 +76,12 @@ def warm_up() -> None:
 
 
 def rss_bytes() -> int:
-    """This process's peak resident memory so far (ru_maxrss is KiB on Linux, bytes on macOS)."""
+    """This process's peak resident memory so far (ru_maxrss is KiB on Linux, bytes on macOS; 0 on
+    Windows, which has no getrusage)."""
+    try:
+        import resource
+    except ImportError:
+        return 0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return int(peak if sys.platform == "darwin" else peak * 1024)
 
@@ -982,7 +986,7 @@ def main() -> int:
             emit("measured", **measure_point(request, batch, seq))
             return 0
         # Forked now, before any tensor exists: the heap a real run starts from.
-        replay = MallocReplay() if request.get("device") == "cpu" else None
+        replay = MallocReplay() if request.get("device") == "cpu" and hasattr(os, "fork") else None
         for done, (batch, seq, layers) in enumerate(points):
             emit("progress", done=done, total=len(points), what=f"batch {batch}, length {seq}")
             started = time.perf_counter()

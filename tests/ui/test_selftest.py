@@ -1,0 +1,51 @@
+"""`gpuconfig --self-test` from a Python install (the bundle's own run is tests/packaging)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from gpuconfig.core.paths import DATA_DIR_ENV
+
+
+def _self_test(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+    env[DATA_DIR_ENV] = str(data)
+    return subprocess.run(
+        [sys.executable, "-m", "gpuconfig", "--self-test", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env=env,
+    )
+
+
+def test_the_self_test_checks_every_part_and_leaves_the_users_data_alone(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    out = tmp_path / "report" / "self-test.json"
+    done = _self_test("--out", str(out), data=data)
+    assert done.returncode == 0, done.stdout + done.stderr
+    run = json.loads(out.read_text(encoding="utf-8"))
+    steps = {step["name"]: step for step in run["steps"]}
+    assert run["passed"] is True and run["frozen"] is False
+    assert [s["status"] for s in steps.values()] == ["passed"] * 7, steps
+    assert steps["python"]["detail"].startswith(f"{sys.executable} (Python")
+    assert "6 tabs opened and drawn (Catalog, Workload, Build, Probe, Guide, eGPU)" in steps["tabs"]["detail"]
+    assert sorted(Path(f).name for f in run["files"])[0] == "self-test-0-catalog.png"
+    # Each step's line on stdout, in order, and the report's place.
+    lines = done.stdout.strip().splitlines()
+    assert [line.split()[1] for line in lines[:7]] == list(steps)
+    assert lines[-1] == f"wrote {out}"
+    # It ran in a scratch folder: nothing of the user's (the database, the trace cache) was written.
+    assert list(data.iterdir()) == []
+
+
+def test_a_wrong_option_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    done = _self_test("--outt", "x.json", data=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == "gpuconfig --self-test: error: unrecognized arguments: --outt x.json"
