@@ -73,18 +73,20 @@ def main(argv: list[str]) -> int:
                         "in gpuconfig's data folder)")  # fmt: skip
     parser.add_argument("--python", metavar="PATH", help="the Python with torch for the estimate and the probe "
                         "(default: the one gpuconfig finds)")  # fmt: skip
-    args = parser.parse_args(argv)
-    out = Path(args.out) if args.out else user_data_dir() / "self-test.json"
+    args = parser.parse_args(argv)  # a wrong option: argparse's one line, exit 2
     try:
+        out = Path(args.out) if args.out else user_data_dir() / "self-test.json"
         out.parent.mkdir(parents=True, exist_ok=True)  # the screenshots go there as the tabs open
     except OSError as exc:
-        print(f"gpuconfig self-test: cannot write to {out.parent}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"gpuconfig self-test failed: cannot write the report: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAILED
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # another platform (xcb) when the caller names one
-    with tempfile.TemporaryDirectory(prefix="gpuconfig-self-test-") as scratch:
+    # Windows cannot delete a database still open; what is left in the temporary folder is the system's.
+    with tempfile.TemporaryDirectory(prefix="gpuconfig-self-test-", ignore_cleanup_errors=True) as scratch:
         os.environ[DATA_DIR_ENV] = scratch  # the user's own database and settings stay as they are
         run = self_test(args.python, out.parent)
-    write(run, out)
+    if not write(run, out):
+        return EXIT_FAILED
     print(f"wrote {out}")
     if run.failed:
         first = run.failed[0]
@@ -93,12 +95,13 @@ def main(argv: list[str]) -> int:
     return EXIT_OK
 
 
-def write(run: Run, out: Path) -> None:
+def write(run: Run, out: Path) -> bool:
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(run.record(), indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
-        print(f"gpuconfig self-test: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"gpuconfig self-test failed: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
 
 
 def self_test(python: str | None, shots: Path) -> Run:
@@ -127,6 +130,8 @@ def self_test(python: str | None, shots: Path) -> Run:
     step("estimate", lambda: _estimate(state))
     step("probe", lambda: _probe(state))
     run.pythons = state.get("pythons", [])
+    if "store" in state:
+        state["store"].close()
     return run
 
 
@@ -253,9 +258,12 @@ def _settle(app: Any, seconds: float) -> None:
 
 
 def _python(state: dict[str, Any], python: str | None) -> str:
-    if python:
-        found: pythons.Interpreter | None = pythons.ask(python, "--python")
-    elif pythons.frozen() or os.environ.get(pythons.TORCH_PYTHON_ENV):
+    named = python or os.environ.get(pythons.TORCH_PYTHON_ENV)
+    if named:  # the user named one: it is checked, not passed over for another that works
+        found: pythons.Interpreter | None = pythons.ask(named, "--python" if python else pythons.TORCH_PYTHON_ENV)
+        if found is not None and not found.problem and not found.has_torch:
+            raise CheckFailed(f"{found.path} ({found.source}) has no torch")
+    elif pythons.frozen():
         asked = pythons.find_pythons()  # every candidate, for the report: where the app looked
         state["pythons"] = [asdict(i) for i in asked]
         found = next((i for i in asked if i.has_torch), None)

@@ -1,7 +1,8 @@
 """The app's version for the packaging scripts, and the Windows VERSIONINFO resource built from it.
 
 The version lives in one place, gpuconfig/__init__.py; the spec, the .deb, the tarball and the Inno
-Setup script all take it from here (`python packaging/version_info.py` prints it).
+Setup script all take it from here (`python packaging/version_info.py` prints it, `--numeric` the
+four numbers Windows wants).
 """
 
 from __future__ import annotations
@@ -66,4 +67,6 @@ def windows_version_info(version: str, _build: Path | None = None) -> Any:
 
 
 if __name__ == "__main__":
-    print(app_version(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT))
+    # `python packaging/version_info.py` prints the version; `--numeric`, the four numbers Windows takes.
+    version = app_version(ROOT)
+    print(".".join(map(str, numeric_version(version))) if sys.argv[1:] == ["--numeric"] else version)

@@ -10,6 +10,9 @@ A program started from the bundle must not inherit what the bundle added to the 
 bootloader's LD_LIBRARY_PATH (Linux) or DLL directory (Windows) would load the bundle's libraries into
 the user's Python, and Qt's plugin paths would load the bundle's plugins into the user's Qt programs
 (PyInstaller, "Common Issues and Pitfalls", launching external programs).
+
+PyInstaller's bootstrap removes VIRTUAL_ENV from the app's environment (pyiboot01_bootstrap.py), so in
+the installed app an activated venv is found through PATH, where activation put its bin/ first.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,8 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 TORCH_PYTHON_ENV = "GPUCONFIG_TORCH_PYTHON"
-# Set by the bundle for itself: PyInstaller's Qt run-time hook, and Python's own home.
-BUNDLE_VARIABLES = ("PYTHONHOME", "PYTHONPATH", "QT_PLUGIN_PATH", "QT_QPA_PLATFORM_PLUGIN_PATH", "QML2_IMPORT_PATH")
+# Search paths a bundle may point into: PyInstaller's Qt run-time hook sets the Qt ones to the bundle's
+# plugins; an older or customised bootloader may set Python's. Entries inside the bundle are removed,
+# the user's own kept.
+SEARCH_PATHS = ("PATH", "LD_LIBRARY_PATH", "PYTHONHOME", "PYTHONPATH", "QT_PLUGIN_PATH", "QT_QPA_PLATFORM_PLUGIN_PATH",
+                "QML2_IMPORT_PATH")  # fmt: skip
+# Windows: a console program started from the app (which has no console) opens no window of its own.
+NO_WINDOW = getattr(subprocess, "CREATE_NO_WINDOW", 0)
 # How long a candidate Python may take to say its version and whether it has torch (a cold conda start).
 ASK_TIMEOUT_S = 20.0
 # Asked of each candidate: its version and torch's, read from package metadata without importing torch.
@@ -65,11 +74,9 @@ def clean_environment(base: Mapping[str, str] | None = None, bundle: Path | None
         env["LD_LIBRARY_PATH"] = original
     else:
         env.pop("LD_LIBRARY_PATH", None)
-    for name in BUNDLE_VARIABLES:
-        env.pop(name, None)
     for name in [n for n in env if n.startswith(("_PYI_", "_MEIPASS"))]:
         del env[name]  # the bootloader's notes to a copy of itself; a program of the user's has no use for them
-    for name in ("PATH", "LD_LIBRARY_PATH"):
+    for name in SEARCH_PATHS:
         if name in env:
             kept = [p for p in env[name].split(os.pathsep) if p and not _inside(p, bundle)]
             if kept:
@@ -105,18 +112,27 @@ def launching() -> Iterator[None]:
             kernel32.SetDllDirectoryW(str(bundle))
 
 
-def run_program(command: Sequence[str], timeout: float, **options: object) -> subprocess.CompletedProcess[str]:
-    """subprocess.run for a program of the user's (a Python, boltctl): the clean environment, text out."""
+def run_program(command: Sequence[str], timeout: float) -> subprocess.CompletedProcess[str]:
+    """subprocess.run for a program of the user's (a Python, boltctl): the clean environment, no console
+    window, text out (bytes that are not UTF-8 replaced). The DLL directory is lifted only while it starts."""
     with launching():
-        return subprocess.run(  # type: ignore[call-overload,no-any-return]
+        process = subprocess.Popen(
             list(command),
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=timeout,
-            check=False,
+            encoding="utf-8",
+            errors="replace",
             env=clean_environment(),
-            **options,
+            creationflags=NO_WINDOW,
         )
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 @dataclass(frozen=True)
@@ -177,6 +193,13 @@ def conda_environments(listing: Path | None = None) -> list[str]:
 
 def _usual_folders(home: Path) -> list[str]:
     """Where conda installers and venv habits put environments: the base installs, their envs/, ~/.venv."""
+    try:
+        return _folders_under(home)
+    except OSError:  # an unreadable folder in the way: those found before it are not worth a crash
+        return []
+
+
+def _folders_under(home: Path) -> list[str]:
     found: list[str] = []
     for base in ("miniconda3", "anaconda3", "miniforge3", "mambaforge", ".conda", ".pyenv/versions"):
         root = home / base
@@ -202,7 +225,16 @@ def _windows_launcher() -> list[str]:
         done = run_program(["py", "-0p"], ASK_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired):
         return []
-    return [line.split()[-1] for line in done.stdout.splitlines() if line.strip().lower().endswith(".exe")]
+    return launcher_paths(done.stdout)
+
+
+# " -V:3.12 *        C:\\Program Files\\Python312\\python.exe": the path is last and may hold spaces.
+_LAUNCHER_LINE = re.compile(r"([A-Za-z]:\\.*?\.exe)\s*$", re.IGNORECASE)
+
+
+def launcher_paths(text: str) -> list[str]:
+    """The interpreters in `py -0p`'s answer."""
+    return [m.group(1) for m in (_LAUNCHER_LINE.search(line) for line in text.splitlines()) if m]
 
 
 def candidates(
@@ -214,7 +246,7 @@ def candidates(
     found: list[tuple[str, str]] = []
     if env.get(TORCH_PYTHON_ENV):
         found.append((env[TORCH_PYTHON_ENV], TORCH_PYTHON_ENV))
-    found += [(p, "added") for p in extra]
+    found += [(p, "added") for p in [*extra, *_added]]
     for variable, source in (("CONDA_PREFIX", "active conda environment"), ("VIRTUAL_ENV", "active venv")):
         if env.get(variable):
             found.append((env[variable], source))
@@ -245,28 +277,50 @@ def find_pythons(extra: Sequence[str] = (), env: Mapping[str, str] | None = None
     return [i for i in asked if i.has_torch] + [i for i in asked if not i.has_torch]
 
 
-_found: dict[tuple[str, ...], Interpreter | None] = {}
+_found: dict[tuple[str, ...], Interpreter] = {}
 _found_lock = threading.Lock()
+_added: list[str] = []  # Pythons the user added (the Probe tab's "Add..."), asked before any found
+# Where the app keeps those (a JSON list in the store's settings), read at start-up by the main window.
+ADDED_SETTING = "probe.pythons"
 
 
-def found_torch_python(extra: Sequence[str] = ()) -> Interpreter | None:
-    """The first Python with torch, looked for once per session (the answer is kept; forget() drops it)."""
-    key = tuple(extra)
+def added_from_setting(text: str | None) -> list[str]:
+    """The saved list of added Pythons; a damaged setting is an empty list."""
+    try:
+        saved = json.loads(text) if text else []
+    except ValueError:
+        return []
+    return [p for p in saved if isinstance(p, str)] if isinstance(saved, list) else []
+
+
+def add_pythons(paths: Sequence[str]) -> None:
+    """Pythons the user chose: asked first from now on (the answer found so far is dropped)."""
     with _found_lock:
-        if key not in _found:
-            for path, source in candidates(extra):
-                found = ask(path, source)
-                if found.has_torch:
-                    _found[key] = found
-                    break
-            else:
-                _found[key] = None
-        return _found[key]
+        _added[:] = [*paths, *(p for p in _added if p not in paths)]
+        _found.clear()
 
 
 def forget() -> None:
+    """Back to how a session starts: no added Pythons, nothing found yet."""
     with _found_lock:
+        _added.clear()
         _found.clear()
+
+
+def found_torch_python(extra: Sequence[str] = ()) -> Interpreter | None:
+    """The first Python with torch. A find is kept for the session; "none" is not, so a Python the user
+    installs or adds meanwhile is found at the next look."""
+    key = (*extra, *_added)
+    with _found_lock:
+        if key in _found:
+            return _found[key]
+    for path, source in candidates(extra):
+        found = ask(path, source)
+        if found.has_torch:
+            with _found_lock:
+                _found[key] = found
+            return found
+    return None
 
 
 class NoTorchPython(FileNotFoundError):
@@ -274,9 +328,9 @@ class NoTorchPython(FileNotFoundError):
 
 
 NO_TORCH_PYTHON = (
-    "no Python with PyTorch found (looked at the active conda environment or venv, conda's environments, "
-    "~/miniconda3, ~/anaconda3, ~/miniforge3, ~/.venv and PATH): install PyTorch (the Guide tab shows how), "
-    f"choose a Python in the Probe tab, or set {TORCH_PYTHON_ENV}"
+    "no Python with PyTorch found (looked at the active conda environment, conda's environments, the usual "
+    "conda, pyenv and venv folders, PATH and the py launcher): install PyTorch (the Guide tab shows how), "
+    f"add a Python in the Probe tab, or set {TORCH_PYTHON_ENV}"
 )
 
 
@@ -288,7 +342,7 @@ def worker_python() -> str:
     """
     chosen = os.environ.get(TORCH_PYTHON_ENV)
     if chosen:
-        return chosen
+        return executable_in(chosen)
     if not frozen():
         return sys.executable
     found = found_torch_python()
@@ -297,14 +351,24 @@ def worker_python() -> str:
     return found.path
 
 
+# The oldest Python the probe's worker script starts in (it uses 3.8's assignment expressions; 3.6 and
+# 3.7 stop at a SyntaxError), which is also the oldest any PyTorch build in catalog/compat supports.
+OLDEST_WORKER_PYTHON = (3, 8)
+
+
 def plain_python() -> str | None:
-    """Any Python that can run a worker script's stdlib part (its plan, before torch): this one, or in the
-    installed app the worker Python or any Python found; None when there is none at all."""
+    """A Python that can run a worker script's stdlib part (its plan, before torch): this one, or in the
+    installed app the worker Python, else the first Python 3.8+ found; None when there is none at all."""
     if not frozen():
         return sys.executable
     with contextlib.suppress(OSError):
         return worker_python()
-    for path, _source in candidates():
-        if os.path.isfile(path):
-            return path
+    for path, source in candidates():
+        found = ask(path, source)
+        if found.python and _version(found.python) >= OLDEST_WORKER_PYTHON:
+            return found.path
     return None
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split(".")[:2] if part.isdigit())

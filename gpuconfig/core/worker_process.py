@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from gpuconfig.core.pythons import clean_environment, launching, worker_python
+from gpuconfig.core.pythons import NO_WINDOW, clean_environment, launching, worker_python
 
 # How often the watchdog looks at cancel and the deadline: a cancel kills the worker within ~0.1 s.
 WATCH_INTERVAL_S = 0.05
@@ -133,6 +133,7 @@ def run_worker(
                 errors="replace",
                 env=env,
                 start_new_session=True,  # its own process group: killing it kills anything it started too
+                creationflags=NO_WINDOW,  # Windows: no console window of its own
             )
     except OSError:
         stderr.close()

@@ -33,6 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpuconfig.core import pythons
+from gpuconfig.core.pythons import frozen
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
 from gpuconfig.ui.live_plot import LivePlot
@@ -46,7 +48,7 @@ if TYPE_CHECKING:
     from gpuconfig.probe.sampler import Sampler, Series
     from gpuconfig.probe.session import ProbeRun
 
-SETTING_RATE, SETTING_PYTHONS = "probe.sample_hz", "probe.pythons"
+SETTING_RATE, SETTING_PYTHONS = "probe.sample_hz", pythons.ADDED_SETTING
 DEFAULT_HZ = 2  # NVML utilisation and power are useful up to 4–5 Hz (../shared/research/probe.md §6)
 WINDOW_S = 600.0  # ten minutes shown and kept: the full suite with room before and after
 LEAD_S = 5.0  # a run's saved series starts this long before it, to show the machine at rest
@@ -118,8 +120,19 @@ class ProbeTab(QWidget):
         self.python.setObjectName("probe_python")
         self.python.setMinimumContentsLength(14)
         self.python.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.python.addItem(self.tr("This Python"), None)
-        self.python.setItemData(0, sys.executable, Qt.ItemDataRole.ToolTipRole)
+        if frozen():  # the installed app is no Python: its first entry is the one it finds with torch
+            self.python.addItem(self.tr("Found Python"), None)
+            self.python.setItemData(
+                0,
+                self.tr(
+                    "The first Python with PyTorch found in the active environment, conda's environments, the "
+                    "usual conda and venv folders and PATH; the others found are listed below"
+                ),
+                Qt.ItemDataRole.ToolTipRole,
+            )
+        else:
+            self.python.addItem(self.tr("This Python"), None)
+            self.python.setItemData(0, sys.executable, Qt.ItemDataRole.ToolTipRole)
         self.add_python = QPushButton(self.tr("Add…"))
         self.add_python.setToolTip(self.tr("Run the benchmarks in another Python that has PyTorch"))
         self.run_button = QPushButton(self.tr("Run"))
@@ -477,6 +490,8 @@ class ProbeTab(QWidget):
         saved = self._saved_pythons()
         if self.store is not None and index != 0 and path not in saved:
             self.store.set_setting(SETTING_PYTHONS, json.dumps([*saved, path]))
+        if index != 0:
+            pythons.add_pythons([path])  # the estimator and the eGPU measurement look there first too
 
     def _on_add_python(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a Python interpreter that has PyTorch"))
@@ -484,12 +499,7 @@ class ProbeTab(QWidget):
             self.add_python_path(path)
 
     def _saved_pythons(self) -> list[str]:
-        text = self.store.setting(SETTING_PYTHONS) if self.store is not None else None
-        try:
-            saved = json.loads(text) if text else []
-        except ValueError:  # a damaged setting: start again
-            return []
-        return [p for p in saved if isinstance(p, str)] if isinstance(saved, list) else []
+        return pythons.added_from_setting(self.store.setting(SETTING_PYTHONS) if self.store is not None else None)
 
     def _saved_rate(self) -> int:
         text = self.store.setting(SETTING_RATE) if self.store is not None else None

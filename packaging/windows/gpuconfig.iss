@@ -1,7 +1,7 @@
 ; Inno Setup script: the Windows installer around the PyInstaller folder (dist\gpuconfig).
 ;
 ;   python -m PyInstaller --noconfirm --distpath dist --workpath build\pyinstaller packaging\gpuconfig.spec
-;   iscc /DAppVersion=0.1.0 packaging\windows\gpuconfig.iss
+;   iscc /DAppVersion=0.1.0 /DNumericVersion=0.1.0.0 packaging\windows\gpuconfig.iss
 ;
 ; Writes dist\gpuconfig-<version>-windows-x64-setup.exe: a Start-menu entry (and an optional desktop
 ; icon), an uninstaller listed in Settings > Apps, and the version in the setup program's own
@@ -10,6 +10,10 @@
 
 #ifndef AppVersion
   #error Pass the version: iscc /DAppVersion=X.Y.Z packaging\windows\gpuconfig.iss
+#endif
+; VERSIONINFO takes numbers only (0.2.0rc1 is 0.2.0.0): python packaging\version_info.py --numeric
+#ifndef NumericVersion
+  #define NumericVersion AppVersion
 #endif
 #define AppName "gpuconfig"
 #define Root SourcePath + "..\.."
@@ -22,7 +26,7 @@ AppVersion={#AppVersion}
 AppVerName={#AppName} {#AppVersion}
 AppPublisher=gpuconfig developers
 AppComments=Plan, check and set up machines that run PyTorch
-VersionInfoVersion={#AppVersion}
+VersionInfoVersion={#NumericVersion}
 VersionInfoProductName={#AppName}
 VersionInfoDescription={#AppName} setup
 DefaultDirName={autopf}\{#AppName}

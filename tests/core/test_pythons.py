@@ -39,6 +39,7 @@ def test_what_the_bundle_added_is_taken_back(tmp_path: Path) -> None:
         "QML2_IMPORT_PATH": str(bundle / "qml"),
         "_PYI_APPLICATION_HOME_DIR": str(bundle),
         "PATH": f"{bundle / 'bin'}{os.pathsep}/usr/local/bin{os.pathsep}/usr/bin",
+        "PYTHONPATH": f"{bundle / 'lib'}{os.pathsep}/home/me/src",
         "CONDA_PREFIX": "/home/me/miniconda3/envs/torch",
         "HOME": "/home/me",
     }
@@ -46,6 +47,7 @@ def test_what_the_bundle_added_is_taken_back(tmp_path: Path) -> None:
     assert clean == {
         "LD_LIBRARY_PATH": "/opt/cuda/lib64",  # the user's own value, as it was before the app started
         "PATH": f"/usr/local/bin{os.pathsep}/usr/bin",
+        "PYTHONPATH": "/home/me/src",  # the user's own entry stays
         "CONDA_PREFIX": "/home/me/miniconda3/envs/torch",
         "HOME": "/home/me",
     }
@@ -166,3 +168,36 @@ def test_the_app_with_no_python_with_torch_says_where_it_looked(tmp_path: Path) 
     assert found["trace_error"] == f"tracing needs PyTorch: {pythons.NO_TORCH_PYTHON}"
     assert found["suite_torch"] == {"unavailable": pythons.NO_TORCH_PYTHON}
     assert found["suite_results"] == [["matmul", "skipped", pythons.NO_TORCH_PYTHON]]
+
+
+def test_the_windows_launchers_list_is_read_with_spaces_in_paths() -> None:
+    answer = (
+        " -V:3.12 *        C:\\Program Files\\Python312\\python.exe\n"
+        " -V:3.11          C:\\Users\\Li Wei\\AppData\\Local\\Programs\\Python\\Python311\\python.exe\n"
+        " -V:ContinuumAnalytics/Anaconda39-64 C:\\ProgramData\\anaconda3\\python.exe\n"
+        "\n"
+    )
+    assert pythons.launcher_paths(answer) == [
+        "C:\\Program Files\\Python312\\python.exe",
+        "C:\\Users\\Li Wei\\AppData\\Local\\Programs\\Python\\Python311\\python.exe",
+        "C:\\ProgramData\\anaconda3\\python.exe",
+    ]
+
+
+@pytest.mark.skipif(not LINUX, reason="shell scripts stand in for the interpreters")
+def test_pythons_the_user_added_come_right_after_the_named_one(tmp_path: Path) -> None:
+    added = _python_script(tmp_path / "added" / "bin" / "python")
+    named = _python_script(tmp_path / "named" / "bin" / "python")
+    try:
+        pythons.add_pythons([added])
+        found = pythons.candidates(env={pythons.TORCH_PYTHON_ENV: named, "PATH": ""}, home=tmp_path / "home")
+    finally:
+        pythons.forget()
+    assert found[:2] == [(named, pythons.TORCH_PYTHON_ENV), (added, "added")]
+
+
+@pytest.mark.skipif(not LINUX, reason="shell scripts stand in for the interpreters")
+def test_an_environment_folder_names_its_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    python = _python_script(tmp_path / "env" / "bin" / "python")
+    monkeypatch.setenv(pythons.TORCH_PYTHON_ENV, str(tmp_path / "env"))
+    assert pythons.worker_python() == python

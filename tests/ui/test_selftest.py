@@ -49,3 +49,20 @@ def test_a_wrong_option_is_one_line_and_exit_2(tmp_path: Path) -> None:
     done = _self_test("--outt", "x.json", data=tmp_path)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1] == "gpuconfig --self-test: error: unrecognized arguments: --outt x.json"
+
+
+def test_a_named_python_without_torch_fails_the_run_with_the_reason(tmp_path: Path) -> None:
+    without = tmp_path / "env" / "bin" / "python"
+    without.parent.mkdir(parents=True)
+    without.write_text(f'#!/bin/sh\nexec "{sys.executable}" -S "$@"\n', encoding="utf-8")  # -S: no site, no torch
+    without.chmod(0o755)
+    out = tmp_path / "self-test.json"
+    done = _self_test("--out", str(out), "--python", str(without), data=tmp_path)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == f"gpuconfig self-test failed: python: {without} (--python) has no torch"
+    steps = {s["name"]: s["status"] for s in json.loads(out.read_text(encoding="utf-8"))["steps"]}
+    assert steps == {
+        "version": "passed", "catalog": "passed", "files": "passed", "tabs": "passed",
+        "python": "failed", "estimate": "skipped", "probe": "skipped",
+    }  # fmt: skip

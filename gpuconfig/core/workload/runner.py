@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.paths import user_data_dir, write_text_atomic
-from gpuconfig.core.pythons import NO_TORCH_PYTHON, TORCH_PYTHON_ENV, found_torch_python, frozen
+from gpuconfig.core.pythons import NO_TORCH_PYTHON, TORCH_PYTHON_ENV, executable_in, found_torch_python, frozen
 from gpuconfig.core.worker_process import Deadline, has_torch_here, run_worker
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
@@ -60,7 +60,7 @@ def torch_python() -> str:
     if chosen:
         if not Path(chosen).exists():
             raise WorkloadError(f"{TORCH_PYTHON_ENV}: {chosen}: no such interpreter")
-        return chosen
+        return executable_in(chosen)  # an environment's folder names its Python
     if frozen():
         found = found_torch_python()
         if found is None:
