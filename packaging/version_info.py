@@ -28,13 +28,14 @@ def app_version(root: Path = ROOT) -> str:
 
 def numeric_version(version: str) -> tuple[int, int, int, int]:
     """The four numbers Windows wants: 0.1.0 -> (0, 1, 0, 0); a suffix such as 'rc1' or '.dev2' is dropped."""
-    numbers = [int(n) for n in re.findall(r"\d+", version.split("+")[0])[:3]]
-    if not re.match(r"^\d+(\.\d+)*", version):
+    found = re.match(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?", version)
+    if found is None:
         raise ValueError(f"version {version!r} does not start with numbers")
-    return (*numbers, *[0] * (4 - len(numbers)))  # type: ignore[return-value]
+    major, minor, patch = (int(n or 0) for n in found.groups())
+    return major, minor, patch, 0
 
 
-def windows_version_info(version: str, _build: Path | None = None) -> Any:
+def windows_version_info(version: str) -> Any:
     """A VERSIONINFO resource (what Explorer's Properties > Details shows) for gpuconfig's executables."""
     from PyInstaller.utils.win32.versioninfo import (
         FixedFileInfo,

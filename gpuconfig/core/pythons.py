@@ -28,6 +28,8 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from subprocess import Popen
+from typing import Any
 
 TORCH_PYTHON_ENV = "GPUCONFIG_TORCH_PYTHON"
 # Search paths a bundle may point into: PyInstaller's Qt run-time hook sets the Qt ones to the bundle's
@@ -112,20 +114,25 @@ def launching() -> Iterator[None]:
             kernel32.SetDllDirectoryW(str(bundle))
 
 
-def run_program(command: Sequence[str], timeout: float) -> subprocess.CompletedProcess[str]:
-    """subprocess.run for a program of the user's (a Python, boltctl): the clean environment, no console
-    window, text out (bytes that are not UTF-8 replaced). The DLL directory is lifted only while it starts."""
+def start_program(command: Sequence[str], env: Mapping[str, str] | None = None, **options: Any) -> Popen[str]:
+    """Start a program of the user's (a Python, a worker, boltctl): the clean environment (plus `env`),
+    no console window, text streams with bytes that are not UTF-8 replaced. The DLL directory is lifted
+    only while it starts."""
     with launching():
-        process = subprocess.Popen(
+        return subprocess.Popen(
             list(command),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
             text=True,
             encoding="utf-8",
             errors="replace",
-            env=clean_environment(),
+            env=clean_environment() | dict(env or {}),
             creationflags=NO_WINDOW,
+            **options,
         )
+
+
+def run_program(command: Sequence[str], timeout: float) -> subprocess.CompletedProcess[str]:
+    """subprocess.run for a program of the user's, started by start_program."""
+    process = start_program(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -307,15 +314,17 @@ def forget() -> None:
         _found.clear()
 
 
-def found_torch_python(extra: Sequence[str] = ()) -> Interpreter | None:
+def found_torch_python(extra: Sequence[str] = (), asked: list[Interpreter] | None = None) -> Interpreter | None:
     """The first Python with torch. A find is kept for the session; "none" is not, so a Python the user
-    installs or adds meanwhile is found at the next look."""
+    installs or adds meanwhile is found at the next look. Each Python asked on the way goes into `asked`."""
     key = (*extra, *_added)
     with _found_lock:
         if key in _found:
             return _found[key]
     for path, source in candidates(extra):
         found = ask(path, source)
+        if asked is not None:
+            asked.append(found)
         if found.has_torch:
             with _found_lock:
                 _found[key] = found
@@ -359,15 +368,13 @@ OLDEST_WORKER_PYTHON = (3, 8)
 def plain_python() -> str | None:
     """A Python that can run a worker script's stdlib part (its plan, before torch): this one, or in the
     installed app the worker Python, else the first Python 3.8+ found; None when there is none at all."""
-    if not frozen():
-        return sys.executable
-    with contextlib.suppress(OSError):
+    if not frozen() or os.environ.get(TORCH_PYTHON_ENV):
         return worker_python()
-    for path, source in candidates():
-        found = ask(path, source)
-        if found.python and _version(found.python) >= OLDEST_WORKER_PYTHON:
-            return found.path
-    return None
+    asked: list[Interpreter] = []  # each candidate is asked once, for torch and for its version alike
+    found = found_torch_python(asked=asked)
+    if found is not None:
+        return found.path
+    return next((i.path for i in asked if i.python and _version(i.python) >= OLDEST_WORKER_PYTHON), None)
 
 
 def _version(text: str) -> tuple[int, ...]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from gpuconfig.core.pythons import NO_WINDOW, clean_environment, launching, worker_python
+from gpuconfig.core.pythons import start_program, worker_python
 
 # How often the watchdog looks at cancel and the deadline: a cancel kills the worker within ~0.1 s.
 WATCH_INTERVAL_S = 0.05
@@ -118,23 +118,17 @@ def run_worker(
     (NoTorchPython) when none was given and the installed app finds no Python with torch.
     """
     started = time.monotonic()
-    env = clean_environment() | {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     # A file, not a pipe: a worker writing many warnings would fill a pipe and block. Closed below.
     stderr = tempfile.TemporaryFile(mode="w+b")  # noqa: SIM115
     try:
-        with launching():
-            process = subprocess.Popen(
-                [python or worker_python(), str(script)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=stderr,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                env=env,
-                start_new_session=True,  # its own process group: killing it kills anything it started too
-                creationflags=NO_WINDOW,  # Windows: no console window of its own
-            )
+        process = start_program(
+            [python or worker_python(), str(script)],
+            env={"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            start_new_session=True,  # its own process group: killing it kills anything it started too
+        )
     except OSError:
         stderr.close()
         raise

@@ -31,6 +31,8 @@ BUILD_INDEX = 2
 PROBE_INDEX = 3
 GUIDE_INDEX = 4
 EGPU_INDEX = 5
+# Each tab's property, by index: the property builds the tab on first use.
+AREAS = ("catalog_tab", "workload_tab", "build_tab", "probe_tab", "guide_tab", "egpu_tab")
 
 
 class MainWindow(QMainWindow):
@@ -84,7 +86,8 @@ class MainWindow(QMainWindow):
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_scheme)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self._painted = False
-        # The Pythons the user added in the Probe tab: where the estimator and the probe look first.
+        # The Pythons the user added in the Probe tab: where the estimator and the probe look first (one
+        # settings row, read with the theme's above).
         pythons.add_pythons(pythons.added_from_setting(store.setting(pythons.ADDED_SETTING)))
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -204,17 +207,14 @@ class MainWindow(QMainWindow):
         tab.show_build(build)
         self.tabs.setCurrentWidget(tab)
 
+    def area(self, index: int) -> QWidget:
+        """The tab at `index`, built if it is not yet (an error building it propagates)."""
+        tab: QWidget = getattr(self, AREAS[index])
+        return tab
+
     def _on_tab_changed(self, index: int) -> None:
-        if index == WORKLOAD_INDEX:
-            _ = self.workload_tab
-        elif index == BUILD_INDEX:
-            _ = self.build_tab
-        elif index == PROBE_INDEX:
-            _ = self.probe_tab
-        elif index == GUIDE_INDEX:
-            _ = self.guide_tab
-        elif index == EGPU_INDEX:
-            _ = self.egpu_tab
+        if index != 0:  # the Catalog tab is built after the first paint (_finish_start)
+            self.area(index)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._workload_tab is not None:
