@@ -13,10 +13,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from machine import machine
 
@@ -35,6 +35,7 @@ def main() -> int:
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "estimate_accuracy_cpu.json"))
     args = parser.parse_args()
 
+    from gpuconfig.core.worker_process import run_worker
     from gpuconfig.core.workload.answer import answer_from_fit, prepare
     from gpuconfig.core.workload.estimate import FRAGMENTATION
     from gpuconfig.core.workload.runner import WORKER, trace_request
@@ -48,10 +49,11 @@ def main() -> int:
         estimate = answer_from_fit(source, fitted, workload, None, seconds).estimate
         request = trace_request(source, workload, [(workload.batch, workload.seq, None)])
         request["measure"] = True
-        run = subprocess.run(
-            [sys.executable, str(WORKER)], input=json.dumps(request), capture_output=True, text=True, check=True
-        )
-        measured = next(json.loads(line) for line in run.stdout.splitlines() if '"measured"' in line)
+        events: list[dict[str, Any]] = []
+        ended = run_worker(WORKER, request, events.append, sys.executable)
+        if not ended.ok:
+            raise SystemExit(f"measuring {case['model']} failed: {ended.reason}")
+        measured: dict[str, Any] = next(e for e in events if e.get("event") == "measured")
         real = int(measured["peak_rss_bytes"])
         error = (estimate.memory.peak - real) / real
         rows.append(

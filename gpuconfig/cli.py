@@ -1,13 +1,14 @@
 """The command line: every GUI capability, headless.
 
 With --json a command prints machine-readable output on stdout and nothing else. Exit codes:
-0 success, 1 a failed verdict, 2 bad input (with a one-line message on stderr).
+0 success, 1 a failed verdict, 2 bad input (with a one-line message on stderr), 130 cancelled (Ctrl+C).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +18,7 @@ from gpuconfig import __version__
 from gpuconfig.core.catalog.schema import CURRENCIES
 
 EXIT_OK, EXIT_VERDICT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_CANCELLED = 130  # what shells report for a command ended by SIGINT (128 + 2)
 
 
 class UsageError(Exception):
@@ -204,11 +206,12 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
             if not args.json and sys.stderr.isatty():
                 print(f"\rtracing {done}/{total}: {what}    ", end="", file=sys.stderr, flush=True)
 
-        source, fitted, seconds = prepare(workload, progress=progress, use_cache=not args.no_cache)
+        use_cache, timeout_s = not args.no_cache, args.trace_timeout
+        source, fitted, seconds = prepare(workload, progress, use_cache, timeout_s=timeout_s)
         answer = answer_from_fit(source, fitted, workload, gpu, seconds)
         options = []
         if gpu is not None and answer.estimate.memory.peak > gpu.memory_bytes:
-            options = advise(answer, gpu, progress=progress, use_cache=not args.no_cache)
+            options = advise(answer, gpu, progress, use_cache=use_cache, timeout_s=timeout_s)
     except WorkloadError as exc:
         raise UsageError(str(exc)) from exc
     except TraceFailed as exc:
@@ -259,8 +262,7 @@ def _cmd_probe(args: argparse.Namespace) -> int:
     from gpuconfig.probe.sampler import Sampler
     from gpuconfig.probe.session import probe
 
-    if args.python and not Path(args.python).is_file():
-        raise UsageError(f"--python {args.python}: no such interpreter")
+    _check_python(args.python)
     for option, target in (("--json", args.json), ("--html", args.html)):
         if target and target != "-" and not Path(target).resolve().parent.is_dir():
             raise UsageError(f"{option} {target}: the folder does not exist")
@@ -289,6 +291,7 @@ def _cmd_probe(args: argparse.Namespace) -> int:
             only=only,
             progress=progress,
             series=lambda: sampler.snapshot().record(),
+            limits=_limits(args),
         )
     finally:
         sampler.stop()
@@ -321,6 +324,51 @@ def _cmd_probe(args: argparse.Namespace) -> int:
     return EXIT_VERDICT_FAILED if run.failed else EXIT_OK
 
 
+def _check_python(python: str | None) -> None:
+    """The Python that will run the benchmarks exists: --python's, or GPUCONFIG_TORCH_PYTHON's."""
+    from gpuconfig.core.pythons import PythonNotFound, named_python
+
+    if python:
+        if not Path(python).is_file():
+            raise UsageError(f"--python {python}: no such interpreter")
+        return
+    try:
+        named_python()
+    except PythonNotFound as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def _limits(args: argparse.Namespace) -> Any:
+    from gpuconfig.probe.runner import Limits
+
+    return Limits(args.start_timeout, args.bench_timeout)
+
+
+def _seconds(text: str) -> float:
+    """A time-out on the command line: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a positive, finite number of seconds")
+    return value
+
+
+def _worker_timeouts(p: argparse.ArgumentParser) -> None:
+    """The time-outs of a command that runs the probe's benchmarks."""
+    from gpuconfig.probe.runner import STARTUP_TIMEOUT_S
+
+    p.add_argument(
+        "--start-timeout", type=_seconds, default=STARTUP_TIMEOUT_S, metavar="S", dest="start_timeout",
+        help=f"seconds the benchmark worker may take to import torch and start (default {STARTUP_TIMEOUT_S:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--bench-timeout", type=_seconds, metavar="S", dest="bench_timeout",
+        help="seconds each benchmark may take (default: each its own, 120 to 600)",
+    )  # fmt: skip
+
+
 def _trace_failed(exc: Any) -> int:
     """A trace that failed on the user's input is bad input (exit 2); one that crashed is a failure (exit 1)."""
     if exc.kind in ("model", "input", "unsupported"):
@@ -331,6 +379,7 @@ def _trace_failed(exc: Any) -> int:
 
 def _workload_options(p: argparse.ArgumentParser, model_required: bool = True) -> None:
     """The workload flags `estimate`, `recommend` and `egpu` share."""
+    from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S
     from gpuconfig.core.workload.spec import DEVICES, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS
 
     p.add_argument("--model", required=model_required, help="a built-in model id, a config.json or a .py file")
@@ -346,6 +395,10 @@ def _workload_options(p: argparse.ArgumentParser, model_required: bool = True) -
     p.add_argument("--strategy", default="ddp", choices=list(STRATEGIES))
     p.add_argument("--device", default="cuda", choices=list(DEVICES))
     p.add_argument("--lora-rank", type=int, default=16, dest="lora_rank")
+    p.add_argument(
+        "--trace-timeout", type=_seconds, default=TRACE_TIMEOUT_S, metavar="S", dest="trace_timeout",
+        help=f"seconds a trace of the model may take (default {TRACE_TIMEOUT_S:g})",
+    )  # fmt: skip
 
 
 def _workload(args: argparse.Namespace) -> Any:
@@ -392,7 +445,7 @@ def _cmd_recommend(args: argparse.Namespace) -> int:
             laptop_os=args.os or "linux",
             charger_w=args.charger,
         )
-        source, fitted, _ = prepare(workload)
+        source, fitted, _ = prepare(workload, timeout_s=args.trace_timeout)
     except (PlanError, WorkloadError, RulesError) as exc:
         raise UsageError(str(exc)) from exc
     except TraceFailed as exc:
@@ -449,6 +502,8 @@ def _cmd_egpu(args: argparse.Namespace) -> int:
 
     if args.charger is not None and not 5 <= args.charger <= 400:
         raise UsageError(f"--charger: {args.charger} W is not a laptop charger (5-400 W)")
+    if args.measure:
+        _check_python(args.python)
     store = _store()
     parts = {}
     for kind, part_id in (("dock", args.dock), ("gpu", args.gpu)):
@@ -478,7 +533,7 @@ def _cmd_egpu(args: argparse.Namespace) -> int:
             raise UsageError("--model: the slowdown needs the card (--gpu)")
         workload = _workload(args)
         try:
-            source, fitted, seconds = prepare(workload)
+            source, fitted, seconds = prepare(workload, timeout_s=args.trace_timeout)
             answer = answer_from_fit(source, fitted, workload, gpu_spec(store, parts["gpu"].id), seconds)
         except WorkloadError as exc:
             raise UsageError(str(exc)) from exc
@@ -488,7 +543,7 @@ def _cmd_egpu(args: argparse.Namespace) -> int:
     if args.measure:
         from gpuconfig.probe.runner import run_suite
 
-        outcome = run_suite("quick", python=args.python, only=["h2d_bandwidth", "train_from_host"])
+        outcome = run_suite("quick", args.python, ["h2d_bandwidth", "train_from_host"], limits=_limits(args))
         measured = [r.record() for r in outcome.results]
     report = evaluate(host, parts.get("dock"), parts.get("gpu"), tables, rules, answer, measured, detection.to_json())
     if args.json:
@@ -626,7 +681,11 @@ def build_parser() -> argparse.ArgumentParser:
     from gpuconfig.core.egpu.tables import OSES as EGPU_OSES
     from gpuconfig.core.egpu.tables import PORTS
 
-    parser = _Parser(prog="gpuconfig", description=__doc__.split("\n")[0])
+    parser = _Parser(
+        prog="gpuconfig",
+        description=__doc__.split("\n")[0],
+        epilog="Exit codes: 0 success, 1 a failed verdict, 2 bad input, 130 cancelled (Ctrl+C).",
+    )
     parser.add_argument("--version", action="version", version=f"gpuconfig {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -730,6 +789,7 @@ def build_parser() -> argparse.ArgumentParser:
     _workload_options(egpu, model_required=False)
     egpu.add_argument("--measure", action="store_true", help="measure the attached eGPU: copies and a training step")
     egpu.add_argument("--python", metavar="PATH", help="the Python (with torch) that runs the measurement")
+    _worker_timeouts(egpu)
     egpu.add_argument("--json", action="store_true")
     egpu.set_defaults(handler=_cmd_egpu)
 
@@ -742,6 +802,7 @@ def build_parser() -> argparse.ArgumentParser:
     probe.add_argument("--rate", type=float, default=2.0, help="live sampling rate in Hz (1-10)")
     probe.add_argument("--json", metavar="FILE", help="write the whole run as JSON ('-' for stdout)")
     probe.add_argument("--html", metavar="FILE", help="write a report as HTML")
+    _worker_timeouts(probe)
     probe.set_defaults(handler=_cmd_probe)
     return parser
 
@@ -757,3 +818,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"gpuconfig: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except KeyboardInterrupt:  # Ctrl+C: the workers are already killed on the way out (run_worker)
+        print(("\n" if sys.stderr.isatty() else "") + "gpuconfig: cancelled", file=sys.stderr)
+        return EXIT_CANCELLED

@@ -178,8 +178,10 @@ def _files() -> str:
     """What the bundle must carry besides code: the worker scripts, the icon, the model zoo."""
     import gpuconfig.core.workload.runner as trace_runner
     import gpuconfig.probe.runner as probe_runner
+    from gpuconfig.core.worker_process import BOOT
 
-    needed = [probe_runner.WORKER, trace_runner.WORKER, resources_dir() / "gpuconfig.svg", resources_dir() / MODEL_FILE]
+    needed = [BOOT, probe_runner.WORKER, trace_runner.WORKER, resources_dir() / "gpuconfig.svg"]
+    needed += [resources_dir() / MODEL_FILE]
     needed += [catalog_dir() / "models.toml", catalog_dir() / "compat"]
     missing = [str(p) for p in needed if not p.exists()]
     if missing:
@@ -298,9 +300,10 @@ def _estimate(state: dict[str, Any]) -> str:
 def _probe(state: dict[str, Any]) -> str:
     if "python" not in state:
         raise Skipped("no Python with torch to run the benchmark in")
-    from gpuconfig.probe.runner import run_suite
+    from gpuconfig.probe.runner import Limits, run_suite
 
-    outcome = run_suite("quick", python=state["python"], only=[PROBE_BENCHMARK], timeout_s=PROBE_TIMEOUT_S)
+    limits = Limits(benchmark_s=PROBE_TIMEOUT_S)
+    outcome = run_suite("quick", python=state["python"], only=[PROBE_BENCHMARK], limits=limits)
     if "unavailable" in outcome.torch:
         raise CheckFailed(f"torch in {state['python']}: {outcome.torch['unavailable']}")
     ok = [r for r in outcome.results if r.status == "ok"]

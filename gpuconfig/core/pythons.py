@@ -18,6 +18,7 @@ the installed app an activated venv is found through PATH, where activation put 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import re
@@ -41,12 +42,15 @@ SEARCH_PATHS = ("PATH", "LD_LIBRARY_PATH", "PYTHONHOME", "PYTHONPATH", "QT_PLUGI
 NO_WINDOW = getattr(subprocess, "CREATE_NO_WINDOW", 0)
 # How long a candidate Python may take to say its version and whether it has torch (a cold conda start).
 ASK_TIMEOUT_S = 20.0
-# Asked of each candidate: its version and torch's, read from package metadata without importing torch.
+# Asked of each candidate: its version and those of the packages a worker imports, read from package
+# metadata without importing them (a trace depends on all three: the runner keys its cache on them).
 ASK = (
     "import json, platform\n"
-    "try:\n    from importlib.metadata import version\n    torch = version('torch')\n"
-    "except Exception:\n    torch = None\n"
-    "print(json.dumps({'python': platform.python_version(), 'torch': torch}))"
+    "def version(name):\n"
+    "    try:\n        from importlib.metadata import version\n        return version(name)\n"
+    "    except Exception:\n        return None\n"
+    "print(json.dumps({'python': platform.python_version(), 'torch': version('torch'),\n"
+    "    'transformers': version('transformers'), 'diffusers': version('diffusers')}))"
 )
 _dll_lock = threading.Lock()
 
@@ -144,13 +148,16 @@ def run_program(command: Sequence[str], timeout: float) -> subprocess.CompletedP
 
 @dataclass(frozen=True)
 class Interpreter:
-    """A Python found on this machine: where, how it was found, its version and torch's (None: no torch)."""
+    """A Python found on this machine: where, how it was found, its version and torch's (None: no torch), and
+    the versions of the model libraries a trace imports (None: not installed)."""
 
     path: str
     source: str
     python: str | None = None
     torch: str | None = None
     problem: str = ""  # why it could not be asked, when it could not
+    transformers: str | None = None
+    diffusers: str | None = None
 
     @property
     def has_torch(self) -> bool:
@@ -184,8 +191,28 @@ def ask(path: str, source: str) -> Interpreter:
         return Interpreter(executable, source, problem=why)
     if not isinstance(answer, dict) or "python" not in answer:
         return Interpreter(executable, source, problem=f"{executable} did not answer like a Python interpreter")
-    torch = answer.get("torch")
-    return Interpreter(executable, source, str(answer["python"]), str(torch) if torch else None)
+    torch, transformers, diffusers = (answer.get(name) for name in ("torch", "transformers", "diffusers"))
+    return Interpreter(
+        executable,
+        source,
+        str(answer["python"]),
+        str(torch) if torch else None,
+        transformers=str(transformers) if transformers else None,
+        diffusers=str(diffusers) if diffusers else None,
+    )
+
+
+def interpreter(path: str, source: str = "chosen") -> Interpreter:
+    """`ask`, once per Python with torch in a session; one without is asked again, in case torch came since."""
+    key = os.path.normcase(os.path.abspath(executable_in(path)))
+    with _found_lock:
+        if key in _asked:
+            return _asked[key]
+    found = ask(path, source)
+    if found.has_torch:
+        with _found_lock:
+            _asked[key] = found
+    return found
 
 
 def conda_environments(listing: Path | None = None) -> list[str]:
@@ -285,6 +312,7 @@ def find_pythons(extra: Sequence[str] = (), env: Mapping[str, str] | None = None
 
 
 _found: dict[tuple[str, ...], Interpreter] = {}
+_asked: dict[str, Interpreter] = {}  # the Pythons with torch asked so far, by normalised path
 _found_lock = threading.Lock()
 _added: list[str] = []  # Pythons the user added (the Probe tab's "Add..."), asked before any found
 # Where the app keeps those (a JSON list in the store's settings), read at start-up by the main window.
@@ -312,6 +340,7 @@ def forget() -> None:
     with _found_lock:
         _added.clear()
         _found.clear()
+        _asked.clear()
 
 
 def found_torch_python(extra: Sequence[str] = (), asked: list[Interpreter] | None = None) -> Interpreter | None:
@@ -322,7 +351,7 @@ def found_torch_python(extra: Sequence[str] = (), asked: list[Interpreter] | Non
         if key in _found:
             return _found[key]
     for path, source in candidates(extra):
-        found = ask(path, source)
+        found = interpreter(path, source)
         if asked is not None:
             asked.append(found)
         if found.has_torch:
@@ -336,6 +365,10 @@ class NoTorchPython(FileNotFoundError):
     """No Python with torch was named or found; the message says where gpuconfig looked and what to do."""
 
 
+class PythonNotFound(FileNotFoundError):
+    """The Python the user named does not exist; the message names it and where it was named."""
+
+
 NO_TORCH_PYTHON = (
     "no Python with PyTorch found (looked at the active conda environment, conda's environments, the usual "
     "conda, pyenv and venv folders, PATH and the py launcher): install PyTorch (the Guide tab shows how), "
@@ -343,16 +376,40 @@ NO_TORCH_PYTHON = (
 )
 
 
-def worker_python() -> str:
-    """The interpreter a worker runs in when none was chosen: GPUCONFIG_TORCH_PYTHON when set; this one
-    when gpuconfig runs in a Python; in the installed app, the first Python found with torch.
+def has_torch_here() -> bool:
+    """Whether this interpreter can import torch (checked without importing it)."""
+    return importlib.util.find_spec("torch") is not None
 
-    Raises NoTorchPython (an OSError, as when an interpreter cannot be started) when the app finds none.
-    """
+
+def named_python() -> str | None:
+    """The Python GPUCONFIG_TORCH_PYTHON names (an environment's folder names its Python); None when unset.
+    Raises PythonNotFound when it names nothing."""
     chosen = os.environ.get(TORCH_PYTHON_ENV)
-    if chosen:
-        return executable_in(chosen)
-    if not frozen():
+    if not chosen:
+        return None
+    path = executable_in(chosen)
+    if not os.path.isfile(path):
+        raise PythonNotFound(f"{TORCH_PYTHON_ENV}={chosen}: no such interpreter")
+    return path
+
+
+def worker_python() -> str:
+    """The one choice of the Python that runs a worker (a trace, the benchmarks) when none was given:
+    GPUCONFIG_TORCH_PYTHON when set; else the first Python the user added (the Probe tab's Add...) that has
+    torch; else this one when gpuconfig runs in a Python with torch; else the first Python found with torch.
+
+    Raises PythonNotFound when GPUCONFIG_TORCH_PYTHON names nothing, NoTorchPython when no Python with torch
+    is found (both OSErrors, as when an interpreter cannot be started).
+    """
+    chosen = named_python()
+    if chosen is not None:
+        return chosen
+    with _found_lock:
+        added = list(_added)
+    for path in added:
+        if interpreter(path, "added").has_torch:
+            return executable_in(path)
+    if not frozen() and has_torch_here():
         return sys.executable
     found = found_torch_python()
     if found is None:
@@ -368,8 +425,13 @@ OLDEST_WORKER_PYTHON = (3, 8)
 def plain_python() -> str | None:
     """A Python that can run a worker script's stdlib part (its plan, before torch): this one, or in the
     installed app the worker Python, else the first Python 3.8+ found; None when there is none at all."""
-    if not frozen() or os.environ.get(TORCH_PYTHON_ENV):
-        return worker_python()
+    if not frozen():
+        return sys.executable
+    if os.environ.get(TORCH_PYTHON_ENV):
+        try:
+            return named_python()
+        except PythonNotFound:
+            return None
     asked: list[Interpreter] = []  # each candidate is asked once, for torch and for its version alike
     found = found_torch_python(asked=asked)
     if found is not None:

@@ -1,14 +1,16 @@
 """The one place that runs a worker subprocess: a script that reads a JSON request and writes JSON lines.
 
-A worker runs in its own process group, so cancelling or timing out kills everything it started
-(DataLoader workers, spawned ranks) and not just the script. Its stderr goes to a temporary file, whose
-last lines explain a failure. The caller gets each parsed line as it arrives and, at the end, how the
-process ended in words ("crashed (segmentation fault)", "killed by signal 9 (out of memory?)").
+Every worker starts through worker_boot.py: its messages come on a channel of their own (what else it prints
+goes to stderr and is never read as a message), and it dies with this process (see worker_boot.py). It runs
+in its own process group, so cancelling or timing out kills everything it started (DataLoader workers,
+spawned ranks) and not just the script. Its stderr goes to a temporary file, whose last lines explain a
+failure. The caller gets each parsed line as it arrives and, at the end, how the process ended: in words
+("crashed (segmentation fault)", "killed by signal 9 (out of memory?)") and as a Failure.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import contextlib
 import json
 import os
 import signal
@@ -18,11 +20,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import IO, Any
 
 from gpuconfig.core.pythons import start_program, worker_python
 
+BOOT = Path(__file__).with_name("worker_boot.py")
 # How often the watchdog looks at cancel and the deadline: a cancel kills the worker within ~0.1 s.
 WATCH_INTERVAL_S = 0.05
 STDERR_TAIL_LINES = 20
@@ -30,19 +34,34 @@ STDERR_TAIL_BYTES = 64 * 1024
 # Words a Python or PyTorch process writes when an allocation fails (MemoryError; c10's DefaultCPUAllocator
 # says "can't allocate memory"; the C library's strerror(ENOMEM) is "Cannot allocate memory").
 OUT_OF_MEMORY_WORDS = ("MemoryError", "can't allocate memory", "Cannot allocate memory", "out of memory")
+# By name: Windows has only SIGSEGV, SIGABRT, SIGILL and SIGFPE of these (and no worker ends by a signal there).
 SIGNAL_WORDS: dict[int, str] = {
-    signal.SIGKILL: "killed by signal 9 (out of memory?)",
-    signal.SIGSEGV: "crashed (segmentation fault)",
-    signal.SIGABRT: "crashed (aborted)",
-    signal.SIGBUS: "crashed (bus error)",
-    signal.SIGILL: "crashed (illegal instruction: built for a newer CPU?)",
-    signal.SIGFPE: "crashed (arithmetic error)",
+    getattr(signal, name): words
+    for name, words in (
+        ("SIGKILL", "killed by signal 9 (out of memory?)"),
+        ("SIGSEGV", "crashed (segmentation fault)"),
+        ("SIGABRT", "crashed (aborted)"),
+        ("SIGBUS", "crashed (bus error)"),
+        ("SIGILL", "crashed (illegal instruction: built for a newer CPU?)"),
+        ("SIGFPE", "crashed (arithmetic error)"),
+    )
+    if hasattr(signal, name)
 }
+# The signal Linux's out-of-memory killer sends; None where there is no such signal.
+OOM_KILL: int | None = getattr(signal, "SIGKILL", None)
 
 
-def has_torch_here() -> bool:
-    """Whether this interpreter can import torch (checked without importing it)."""
-    return importlib.util.find_spec("torch") is not None
+class Failure(StrEnum):
+    """Why a worker's task gave no result: a value that advice switches on, never the words of a message."""
+
+    OUT_OF_MEMORY = "out_of_memory"  # an allocation failed, or the out-of-memory killer ended the process
+    TIMEOUT = "timeout"  # it ran past its time limit
+    CRASH = "crash"  # a signal ended it: segmentation fault, abort, bus error...
+    ERROR = "error"  # it raised, or ended without saying why
+    CANCELLED = "cancelled"
+    NO_PYTHON = "no_python"  # the interpreter does not exist or cannot be started
+    NO_TORCH = "no_torch"  # that Python has no torch, or no Python with torch was found
+    BROKEN_TORCH = "broken_torch"  # torch is installed there but fails to import
 
 
 class Deadline:
@@ -85,7 +104,19 @@ class WorkerExit:
 
     @property
     def out_of_memory(self) -> bool:
-        return self.code == -signal.SIGKILL or any(w in line for line in self.stderr_tail for w in OUT_OF_MEMORY_WORDS)
+        killed = OOM_KILL is not None and self.code == -OOM_KILL
+        return killed or any(w in line for line in self.stderr_tail for w in OUT_OF_MEMORY_WORDS)
+
+    @property
+    def failure(self) -> Failure | None:
+        """Why it stopped, as a value; None when it ended by itself with exit status 0."""
+        if self.stopped:
+            return Failure.CANCELLED if self.stopped == "cancelled" else Failure.TIMEOUT
+        if self.code == 0:
+            return None
+        if self.out_of_memory:
+            return Failure.OUT_OF_MEMORY
+        return Failure.CRASH if self.code < 0 else Failure.ERROR
 
     @property
     def reason(self) -> str:
@@ -110,19 +141,19 @@ def run_worker(
     cancelled: Callable[[], bool] | None = None,
     deadline: Deadline | None = None,
 ) -> WorkerExit:
-    """Run `python script`, send it `request`, hand each JSON line it prints to `on_event`, until it ends.
+    """Run `script` in `python` (through worker_boot.py), send it `request`, hand each JSON object it sends to
+    `on_event`, until it ends.
 
     Cancel and the deadline are watched on a thread and kill the whole process group at once, not at the
-    worker's next line. Lines that are not JSON objects (a library printing) are skipped. An exception
-    from `on_event` kills the worker and propagates. Raises OSError when `python` cannot be started, or
-    (NoTorchPython) when none was given and the installed app finds no Python with torch.
+    worker's next line. An exception from `on_event` kills the worker and propagates. Raises OSError when
+    `python` cannot be started, or (from worker_python) when none was given and none can be chosen.
     """
     started = time.monotonic()
     # A file, not a pipe: a worker writing many warnings would fill a pipe and block. Closed below.
     stderr = tempfile.TemporaryFile(mode="w+b")  # noqa: SIM115
     try:
         process = start_program(
-            [python or worker_python(), str(script)],
+            [python or worker_python(), str(BOOT), str(script)],
             env={"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -166,6 +197,8 @@ def run_worker(
         watcher.join()
         _kill_group(process)  # what it left behind, or all of it when on_event raised
         code = process.wait()
+        with contextlib.suppress(OSError):  # the worker is gone: its lifeline is left to close
+            process.stdin.close()
         process.stdout.close()
         tail = _tail(stderr)
         stderr.close()
@@ -173,10 +206,11 @@ def run_worker(
 
 
 def _send(stdin: IO[str], request: dict[str, Any]) -> None:
+    """One line; stdin then stays open: the worker lives while it is (worker_boot.py)."""
     try:
-        stdin.write(json.dumps(request))
-        stdin.close()
-    except (BrokenPipeError, OSError):
+        stdin.write(json.dumps(request) + "\n")
+        stdin.flush()
+    except OSError:
         pass  # it died before reading: its exit says why
 
 
@@ -184,7 +218,7 @@ def _parse(line: str) -> dict[str, Any] | None:
     try:
         event = json.loads(line)
     except json.JSONDecodeError:
-        return None  # a library printing to stdout: not ours
+        return None  # only the worker writes on its channel: a broken line is one cut short by its end
     return event if isinstance(event, dict) else None
 
 

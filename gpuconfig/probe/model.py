@@ -1,13 +1,16 @@
 """What a probe run produces: frozen records shared by the runner, the verdicts, the history and the tab.
 
 "Unavailable" is a value: a field that could not be read is `{"unavailable": "why"}` in the JSON forms
-(inventory dicts) and an `Unavailable` where a typed value is expected.
+(inventory dicts) and an `Unavailable` where a typed value is expected. Where a worker could not give it,
+`{"unavailable": "why", "failure": ...}` also says why as a Failure, for the verdicts to switch on.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from gpuconfig.core.worker_process import Failure
 
 SUITES = ("quick", "full")
 RESULT_STATUSES = ("ok", "failed", "skipped")
@@ -24,13 +27,23 @@ class Unavailable:
         return {"unavailable": self.reason}
 
 
-def unavailable(reason: str) -> dict[str, str]:
-    """The JSON form of a field that could not be read."""
-    return {"unavailable": reason}
+def unavailable(reason: str, failure: Failure | None = None) -> dict[str, str]:
+    """The JSON form of a field that could not be read (and, from a worker, why as a Failure)."""
+    return {"unavailable": reason} | ({"failure": str(failure)} if failure is not None else {})
 
 
 def is_unavailable(value: Any) -> bool:
-    return isinstance(value, Unavailable) or (isinstance(value, dict) and set(value) == {"unavailable"})
+    return isinstance(value, Unavailable) or (
+        isinstance(value, dict) and "unavailable" in value and set(value) <= {"unavailable", "failure"}
+    )
+
+
+def failure_of(value: Any) -> Failure | None:
+    """The Failure a record names (a result's "failure", an unavailable's); None when it names none it knows."""
+    try:
+        return Failure(value)
+    except (ValueError, TypeError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -40,7 +53,8 @@ class BenchmarkResult:
     name: the benchmark ("matmul", "memory_bandwidth", "h2d_bandwidth", "train_cnn", ...); dtype: "fp32",
     "bf16", ... or "" where it does not apply; device: "cpu", "cuda:0", ...; value in unit ("TFLOP/s",
     "GB/s", "samples/s", "MB/s"); variant tells apart results of one benchmark (pinned / pageable, AMP on,
-    checkpointing on, num_workers=4); started/seconds: when it ran, in seconds from the run's start.
+    checkpointing on, num_workers=4); started/seconds: when it ran, in seconds from the run's start;
+    failure: why a failed or skipped figure has no value, as a value (reason says it in words).
     """
 
     name: str
@@ -54,6 +68,7 @@ class BenchmarkResult:
     detail: dict[str, Any] = field(default_factory=dict)
     started: float = 0.0
     seconds: float = 0.0
+    failure: Failure | None = None
 
     @property
     def label(self) -> str:
@@ -66,7 +81,7 @@ class BenchmarkResult:
     @classmethod
     def from_record(cls, data: dict[str, Any]) -> BenchmarkResult:
         known = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in data.items() if k in known})
+        return cls(**{k: v for k, v in data.items() if k in known} | {"failure": failure_of(data.get("failure"))})
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.pythons import NoTorchPython, plain_python, worker_python
-from gpuconfig.core.worker_process import Deadline, WorkerExit, run_worker
-from gpuconfig.probe.model import BenchmarkResult, unavailable
+from gpuconfig.core.worker_process import Deadline, Failure, WorkerExit, run_worker
+from gpuconfig.probe.model import BenchmarkResult, failure_of, unavailable
 
 WORKER = Path(__file__).with_name("worker.py")
 # Until the worker has imported torch and said what it will run (a cold import from a slow disk is slow).
@@ -38,9 +38,22 @@ TIMEOUTS_S = {
 }
 DEFAULT_TIMEOUT_S = 300.0
 PLAN_TIMEOUT_S = 30.0
-# The exit status a shell gives a command it could not run.
-NOT_STARTED = 127
 Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long a worker may take: to start (import torch and say what it runs, or between two benchmarks),
+    and for each benchmark (None: each its own default, TIMEOUTS_S)."""
+
+    start_s: float = STARTUP_TIMEOUT_S
+    benchmark_s: float | None = None
+
+    def benchmark(self, name: str) -> float:
+        return self.benchmark_s if self.benchmark_s is not None else TIMEOUTS_S.get(name, DEFAULT_TIMEOUT_S)
+
+
+DEFAULT_LIMITS = Limits()
 
 
 @dataclass(frozen=True)
@@ -82,19 +95,15 @@ def run_suite(
     progress: Progress | None = None,
     on_result: Callable[[BenchmarkResult], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-    timeout_s: float | None = None,
+    limits: Limits = DEFAULT_LIMITS,
     worker: Path = WORKER,
 ) -> SuiteOutcome:
     """Run the quick or full suite (or `only` the benchmarks named) in `python` and collect the results.
 
     `progress(done, total, what)` is called as each benchmark starts and at the end; `on_result` with each
-    result as it arrives; `cancelled()` is polled about every 50 ms. `timeout_s` replaces every benchmark's
-    default time-out. A worker failure never raises: it is a failed or skipped result with its reason.
+    result as it arrives; `cancelled()` is polled about every 50 ms; `limits` are the worker's time-outs.
+    A worker failure never raises: it is a failed or skipped result with its reason and its Failure.
     """
-    try:
-        python = python or worker_python()
-    except NoTorchPython:
-        python = ""  # the installed app found no Python with torch: run_worker says so, as a skipped suite
     state = _Progress(time.monotonic())
     asked = list(only) if only is not None else None
 
@@ -107,34 +116,50 @@ def run_suite(
         if progress is not None:
             progress(len(state.finished), max(len(state.plan), 1), what)
 
+    def not_run(reason: str, failure: Failure) -> SuiteOutcome:
+        """No worker could start: every benchmark asked is skipped, saying why."""
+        state.plan = state.plan or _plan_from_here(worker, suite, asked)
+        return _finish(state, unavailable(reason, failure), python or "", record, tell)
+
+    try:
+        python = python or worker_python()
+    except NoTorchPython as exc:
+        return not_run(str(exc), Failure.NO_TORCH)
+    except OSError as exc:  # GPUCONFIG_TORCH_PYTHON names nothing
+        return not_run(str(exc), Failure.NO_PYTHON)
     while True:
-        deadline = Deadline(STARTUP_TIMEOUT_S)
+        deadline = Deadline(limits.start_s)
         started_with = len(state.finished)
         request = {"suite": suite, "only": state.remaining if state.plan else asked, "device": None}
 
         def on_event(event: dict[str, Any], deadline: Deadline = deadline) -> None:
-            _handle(event, state, deadline, timeout_s, record, tell)
+            _handle(event, state, deadline, limits, record, tell)
 
         try:
             ended = run_worker(worker, request, on_event, python, cancelled, deadline)
-        except OSError as exc:  # no such interpreter, not executable, or (installed app) none with torch found
-            ended = WorkerExit(NOT_STARTED, "", (f"cannot run {python}: {exc}" if python else str(exc),), 0.0)
-            if not state.plan:
-                state.plan = _plan_from_here(worker, suite, asked)
+        except OSError as exc:  # no such interpreter, or not executable
+            return not_run(f"cannot run {python}: {exc.strerror or exc}", Failure.NO_PYTHON)
         if ended.stopped == "cancelled":
             return SuiteOutcome(_torch(state, python, ended), tuple(state.results), True, state.now(), python)
         if state.current is not None:  # it died, hung or ran out of memory in the middle of a benchmark
-            _fail_current(state, ended, timeout_s, record)
+            _fail_current(state, ended, record)
         if state.torch is None or "unavailable" in state.torch or not state.remaining:
             break
         if len(state.finished) == started_with:  # a fresh worker that cannot even start the next one
-            _fail_current(state, ended, timeout_s, record, name=state.remaining[0])
+            _fail_current(state, ended, record, name=state.remaining[0])
             if not state.remaining:
                 break
-    torch = _torch(state, python, ended)
+    return _finish(state, _torch(state, python, ended), python, record, tell)
+
+
+def _finish(
+    state: _Progress, torch: dict[str, Any], python: str, record: Callable[[BenchmarkResult], None],
+    tell: Callable[[str], None],
+) -> SuiteOutcome:  # fmt: skip
+    """The outcome; without torch, each benchmark still to run is skipped with the reason."""
     if "unavailable" in torch:
         for name in state.remaining:
-            record(_unrun(name, "skipped", str(torch["unavailable"]), state))
+            record(_unrun(name, "skipped", str(torch["unavailable"]), state, failure_of(torch.get("failure"))))
             state.finished.append(name)
     tell("done")
     return SuiteOutcome(torch, tuple(state.results), False, round(state.now(), 3), python)
@@ -149,7 +174,7 @@ def _handle(
     event: dict[str, Any],
     state: _Progress,
     deadline: Deadline,
-    timeout_s: float | None,
+    limits: Limits,
     record: Callable[[BenchmarkResult], None],
     tell: Callable[[str], None],
 ) -> None:
@@ -160,7 +185,7 @@ def _handle(
         state.torch = {k: v for k, v in event.items() if k != "event"}
     elif kind == "start":
         name = str(event.get("name", ""))
-        deadline.reset(timeout_s if timeout_s is not None else TIMEOUTS_S.get(name, DEFAULT_TIMEOUT_S))
+        deadline.reset(limits.benchmark(name))
         state.current = event
         state.mark = state.now()
         tell(str(event.get("what") or name))
@@ -170,7 +195,7 @@ def _handle(
     elif kind == "done" and state.current is not None:
         state.finished.append(str(state.current.get("name", "")))
         state.current = None
-        deadline.reset(STARTUP_TIMEOUT_S)  # between benchmarks: only a stuck worker waits this long
+        deadline.reset(limits.start_s)  # between benchmarks: only a stuck worker waits this long
 
 
 def _result(event: dict[str, Any], state: _Progress) -> BenchmarkResult:
@@ -189,13 +214,13 @@ def _result(event: dict[str, Any], state: _Progress) -> BenchmarkResult:
         detail=dict(event.get("detail") or {}),
         started=round(state.mark, 3),
         seconds=round(state.now() - state.mark, 3),
+        failure=(failure_of(event.get("failure")) or Failure.ERROR) if status == "failed" else None,
     )
 
 
 def _fail_current(
     state: _Progress,
     ended: WorkerExit,
-    timeout_s: float | None,
     record: Callable[[BenchmarkResult], None],
     name: str | None = None,
 ) -> None:
@@ -204,15 +229,16 @@ def _fail_current(
     name = name or str(current.get("name", ""))
     reason = ended.reason
     if ended.stopped == "timeout":
-        reason = f"timed out after {ended.timeout_s:.0f} s"
+        reason = f"timed out after {ended.timeout_s:g} s"
     elif ended.code == 0:
         reason = "the worker exited in the middle of the benchmark" + (f": {reason}" if ended.stderr_tail else "")
-    record(_unrun(name, "failed", f"worker {reason}" if ended.code < 0 and not ended.stopped else reason, state))
+    words = f"worker {reason}" if ended.code < 0 and not ended.stopped else reason
+    record(_unrun(name, "failed", words, state, ended.failure or Failure.ERROR))
     state.finished.append(name)
     state.current = None
 
 
-def _unrun(name: str, status: str, reason: str, state: _Progress) -> BenchmarkResult:
+def _unrun(name: str, status: str, reason: str, state: _Progress, failure: Failure | None) -> BenchmarkResult:
     current = state.current or {}
     device = str(current.get("device") or (state.torch or {}).get("device") or "")
     return BenchmarkResult(
@@ -225,6 +251,7 @@ def _unrun(name: str, status: str, reason: str, state: _Progress) -> BenchmarkRe
         reason=reason,
         started=round(state.mark, 3),
         seconds=round(state.now() - state.mark, 3),
+        failure=failure,
     )
 
 
@@ -232,12 +259,11 @@ def _torch(state: _Progress, python: str, ended: WorkerExit) -> dict[str, Any]:
     if state.torch is not None:
         return state.torch
     if ended.stopped == "cancelled":
-        return unavailable("cancelled before torch was imported")
+        return unavailable("cancelled before torch was imported", Failure.CANCELLED)
     if ended.stopped == "timeout":
-        return unavailable(f"no answer from {python} within {ended.timeout_s:.0f} s (importing torch)")
-    if ended.code == NOT_STARTED and ended.seconds == 0.0:
-        return unavailable(ended.reason)
-    return unavailable(f"the worker in {python} stopped before importing torch: {ended.reason}")
+        return unavailable(f"no answer from {python} within {ended.timeout_s:g} s (importing torch)", Failure.TIMEOUT)
+    why = f"the worker in {python} stopped before importing torch: {ended.reason}"
+    return unavailable(why, ended.failure or Failure.ERROR)
 
 
 def _plan_from_here(worker: Path, suite: str, only: list[str] | None) -> list[str]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from gpuconfig import __version__
 from gpuconfig.probe.model import BenchmarkResult, Verdict
+from gpuconfig.probe.runner import DEFAULT_LIMITS, Limits, run_suite
 from gpuconfig.probe.verdicts import counts, judge
 
 Progress = Callable[[int, int, str], None]
@@ -89,19 +90,20 @@ def probe(
     cancelled: Callable[[], bool] | None = None,
     series: Callable[[], dict[str, Any] | None] | None = None,
     extra_pythons: Sequence[str] = (),
+    limits: Limits = DEFAULT_LIMITS,
 ) -> ProbeRun:
     """Inventory this machine, run the suite in `python` (a worker process), judge what it measured.
 
     `series` returns the recorded live metrics (the JSON form of the sampler's series) at the end, so the
     verdicts can look at throttling and temperature during the run and the history keeps the graphs.
+    `limits` replaces the worker's default time-outs.
     """
     from gpuconfig.probe.inventory import inventory
-    from gpuconfig.probe.runner import run_suite
 
     started_at = datetime.now().astimezone().isoformat(timespec="seconds")
     clock = time.monotonic()
     found = inventory(extra_pythons=extra_pythons).record()
-    outcome = run_suite(suite, python=python, only=only, progress=progress, on_result=on_result, cancelled=cancelled)
+    outcome = run_suite(suite, python, only, progress, on_result, cancelled, limits)
     recorded = series() if series is not None else None
     system, devices = found["system"], found["devices"]
     return ProbeRun(

@@ -13,10 +13,10 @@ from functools import cache
 from typing import Any
 
 from gpuconfig.core.paths import catalog_dir
-from gpuconfig.core.pythons import NO_TORCH_PYTHON
+from gpuconfig.core.worker_process import Failure
 from gpuconfig.probe import datasheet
 from gpuconfig.probe.egpu import external_link
-from gpuconfig.probe.model import BenchmarkResult, Verdict, is_unavailable
+from gpuconfig.probe.model import BenchmarkResult, Verdict, failure_of, is_unavailable
 
 REFERENCES_FILE = "probe_references.toml"
 
@@ -155,18 +155,16 @@ def _ratio_verdict(
 def _torch_verdicts(torch: dict[str, Any], devices: Sequence[dict[str, Any]]) -> list[Verdict]:
     if is_unavailable(torch):
         reason = str(torch["unavailable"])
-        # No torch in that Python, none found at all (the installed app), or cancelled: not a broken install.
-        missing = any(words in reason for words in ("No module named 'torch'", NO_TORCH_PYTHON, "cancelled"))
+        failure = failure_of(torch.get("failure"))
+        status, said, advice = TORCH_UNAVAILABLE.get(failure, TORCH_BROKEN) if failure else TORCH_BROKEN
         return [
             Verdict(
                 "PyTorch",
                 "python",
-                "warn" if missing else "fail",
-                f"PyTorch unavailable: {reason}" if missing else f"PyTorch is installed but does not work: {reason}",
+                status,
+                f"{said}: {reason}",
                 threshold="the benchmarks need a working torch in the chosen Python",
-                advice="install PyTorch in this Python, or choose a Python that has it (--python PATH)"
-                if missing
-                else "reinstall torch with the wheel for this machine's driver (gpuconfig guide --from-probe)",
+                advice=advice,
             )
         ]
     version = torch.get("version", "?")
@@ -241,22 +239,50 @@ def _failed_benchmarks(results: Sequence[BenchmarkResult]) -> list[Verdict]:
             "fail",
             f"{r.label} failed: {r.reason}",
             threshold="every benchmark completes",
-            advice=_failure_advice(r.reason),
+            advice=_failure_advice(r.failure),
         )
         for r in results
         if r.status == "failed"
     ]
 
 
-def _failure_advice(reason: str) -> str:
-    text = reason.lower()
-    if "memory" in text:
-        return "close other programs using memory, or run the quick suite; check RAM and GPU memory"
-    if "time" in text:
-        return "the machine may be throttling or busy; watch the live graphs and run again"
-    if "segmentation" in text or "signal" in text or "crash" in text:
-        return "a crash in torch or the driver: check the driver and torch versions (gpuconfig guide)"
-    return "run again; if it repeats, report it with the exported JSON"
+# What to do about a failed benchmark, by why it failed (a Failure the worker or the runner gave it).
+FAILURE_ADVICE = {
+    Failure.OUT_OF_MEMORY: "close other programs using memory, or run the quick suite; check RAM and GPU memory",
+    Failure.TIMEOUT: "the machine may be throttling or busy; watch the live graphs and run again, or allow the "
+    "benchmark longer (--bench-timeout)",
+    Failure.CRASH: "a crash in torch or the driver: check the driver and torch versions (gpuconfig guide)",
+}
+OTHER_FAILURE_ADVICE = "run again; if it repeats, report it with the exported JSON"
+# The PyTorch verdict when the worker had no torch to measure with: status, what it says, the advice.
+TORCH_BROKEN = (
+    "fail",
+    "PyTorch is installed but does not work",
+    "reinstall torch with the wheel for this machine's driver (gpuconfig guide --from-probe)",
+)
+TORCH_UNAVAILABLE = {
+    Failure.NO_TORCH: (
+        "warn",
+        "PyTorch unavailable",
+        "install PyTorch in this Python, or choose a Python that has it (--python PATH)",
+    ),
+    Failure.NO_PYTHON: (
+        "warn",
+        "PyTorch unavailable",
+        "choose a Python that exists (--python PATH, the Probe tab's Add..., or GPUCONFIG_TORCH_PYTHON)",
+    ),
+    Failure.CANCELLED: ("warn", "PyTorch unavailable", "run the probe again to measure"),
+    Failure.TIMEOUT: (
+        "fail",
+        "PyTorch did not answer",
+        "check that this Python starts and imports torch (python -c 'import torch'), or allow it longer "
+        "(--start-timeout)",
+    ),
+}
+
+
+def _failure_advice(failure: Failure | None) -> str:
+    return FAILURE_ADVICE.get(failure, OTHER_FAILURE_ADVICE) if failure is not None else OTHER_FAILURE_ADVICE
 
 
 def loaded_link(series: dict[str, Any] | None, index: int) -> tuple[int, int] | None:

@@ -1,17 +1,20 @@
 """Measure this machine through PyTorch: the probe's benchmark suite, run as a script in a worker process.
 
-Run as `python worker.py` in whichever Python the user chose (it needs only torch and imports nothing from
-gpuconfig). It reads one JSON request on stdin and writes JSON lines on stdout:
+Run through worker_boot.py (gpuconfig/core) in whichever Python the user chose (it needs only torch and
+imports nothing from gpuconfig). It reads one JSON request on stdin and writes JSON lines on the channel
+the boot kept for it (whatever else prints, a library or a child process, goes to stderr):
 
     {"suite": "quick" | "full", "only": [names] | null, "device": null (every GPU in turn, or the CPU) | "cuda:1",
      "disk_bytes": optional, "disk_dir": optional, "plan_only": optional}
 
     {"event": "plan", "suite": "quick", "benchmarks": ["matmul", ...]}        before torch is imported
-    {"event": "torch", "version": ..., "cuda": ..., "devices": [...], ...}  or {"event": "torch", "unavailable": why}
+    {"event": "torch", "version": ..., "cuda": ..., "devices": [...], ...}
+        or {"event": "torch", "unavailable": why, "failure": "no_torch" | "broken_torch"}
     {"event": "start", "name", "index", "total", "what", "device", "unit"}    per device for one GPU's figures
     {"event": "result", "name", "dtype", "device", "value", "unit", "variant", "detail"}   one or more
     {"event": "skipped", "name", "dtype", "device", "unit", "reason"}      a figure this device cannot give
-    {"event": "error", "name", "dtype", "device", "unit", "message"}       a figure that raised; the suite goes on
+    {"event": "error", "name", "dtype", "device", "unit", "message", "failure": "out_of_memory" | "error"}
+                                                                            a figure that raised; the suite goes on
     {"event": "done", "name"}
 
 Every benchmark has a CPU path, so the whole suite runs on a machine without a GPU. Figures are timed with
@@ -64,10 +67,12 @@ MIB = 2**20
 # Buffers at least 8x the last-level cache, so the copy is not served from cache
 # (mli/transformers-benchmarks#4 read 3868 GB/s "bandwidth" on a 1008 GB/s RTX 4090 from L2).
 CACHE_MULTIPLE = 8
+# Where worker_boot.py says which descriptor is the messages' own channel.
+EVENTS_FD = "GPUCONFIG_EVENTS_FD"
 
 
 class Events:
-    """The JSON-lines channel to the runner: stdout as it was when the worker started."""
+    """The JSON-lines channel to the runner: stdout as it was when the worker started (kept by worker_boot.py)."""
 
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
@@ -96,7 +101,8 @@ class Events:
         self.emit({**self._about("skipped", dtype, variant), "reason": reason})
 
     def error(self, exc: BaseException, dtype: str = "", variant: str = "") -> None:
-        self.emit({**self._about("error", dtype, variant), "message": describe(exc)})
+        failure = "out_of_memory" if out_of_memory(exc) else "error"
+        self.emit({**self._about("error", dtype, variant), "message": describe(exc), "failure": failure})
         traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
 
     def _about(self, kind: str, dtype: str, variant: str) -> dict[str, Any]:
@@ -108,10 +114,18 @@ class Events:
 def describe(exc: BaseException) -> str:
     """One line for a failure; allocation failures say "out of memory" first."""
     text = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:400]
-    lowered = text.lower()
-    if isinstance(exc, MemoryError) or "out of memory" in lowered or "can't allocate memory" in lowered:
+    if out_of_memory(exc):
         return text if text.lower().startswith("out of memory") else f"out of memory: {text}"
     return text
+
+
+def out_of_memory(exc: BaseException) -> bool:
+    """Whether an allocation failed: MemoryError, torch's OutOfMemoryError (CUDA), or the words c10's CPU
+    allocator raises its RuntimeError with ("DefaultCPUAllocator: can't allocate memory")."""
+    if isinstance(exc, MemoryError) or type(exc).__name__ == "OutOfMemoryError":
+        return True
+    text = str(exc).lower()
+    return "out of memory" in text or "can't allocate memory" in text
 
 
 def plan(suite: str, only: list[str] | None) -> list[str]:
@@ -133,10 +147,7 @@ def read_request(events: Events) -> dict[str, Any]:
 RANK_ARGUMENTS = "GPUCONFIG_ALLREDUCE"
 
 if __name__ == "__main__" and not os.environ.get(RANK_ARGUMENTS):
-    # Events go to the real stdout; anything else printing (libraries, C code, child processes) goes to stderr.
-    EVENTS = Events(os.fdopen(os.dup(1), "w", encoding="utf-8"))
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    EVENTS = Events(os.fdopen(int(os.environ.pop(EVENTS_FD)), "w", encoding="utf-8"))
     REQUEST = read_request(EVENTS)
     if REQUEST.get("plan_only"):
         sys.exit(0)
@@ -155,7 +166,9 @@ except Exception as exc:  # ImportError, or a broken install raising OSError or 
     if __name__ != "__main__" or os.environ.get(RANK_ARGUMENTS):
         raise
     reason = f"{type(exc).__name__}: {exc}".strip().splitlines()[0]
-    EVENTS.emit({"event": "torch", "unavailable": f"no torch in {sys.executable}: {reason}"})
+    missing = isinstance(exc, ModuleNotFoundError) and exc.name == "torch"
+    failure = "no_torch" if missing else "broken_torch"
+    EVENTS.emit({"event": "torch", "unavailable": f"no torch in {sys.executable}: {reason}", "failure": failure})
     sys.exit(0)
 
 

@@ -130,8 +130,8 @@ class ProbeTab(QWidget):
                 ),
                 Qt.ItemDataRole.ToolTipRole,
             )
-        else:
-            self.python.addItem(self.tr("This Python"), None)
+        else:  # named, not left to the choice: that prefers a Python added with Add...
+            self.python.addItem(self.tr("This Python"), sys.executable)
             self.python.setItemData(0, sys.executable, Qt.ItemDataRole.ToolTipRole)
         self.add_python = QPushButton(self.tr("Add…"))
         self.add_python.setToolTip(self.tr("Run the benchmarks in another Python that has PyTorch"))

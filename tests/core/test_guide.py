@@ -276,7 +276,8 @@ def test_no_nvidia_driver() -> None:
     assert any("no NVIDIA driver answered" in t and "libnvidia-ml" in t for t in findings(guide, "fail"))
     cpu = guide_from_probe({**base, "torch": {"version": "2.14.0+cpu", "cuda": None}}, "ubuntu-24.04")
     assert cpu.choice.build.platform == "cpu" and any("No NVIDIA GPU found" in t for t in findings(cpu, "info"))
-    missing = guide_from_probe({**base, "torch": {"unavailable": "No module named 'torch'"}}, "windows-11")
+    no_torch = {"unavailable": "No module named 'torch'", "failure": "no_torch"}  # as the probe's worker says it
+    missing = guide_from_probe({**base, "torch": no_torch}, "windows-11")
     assert any("not installed" in t for t in findings(missing, "info"))
 
 

@@ -107,7 +107,7 @@ FROZEN = textwrap.dedent(
     sys.frozen = True
     sys._MEIPASS = sys.argv[1]
     from gpuconfig.core import pythons
-    from gpuconfig.core.workload.runner import torch_python
+    from gpuconfig.core.workload.runner import trace_python
     from gpuconfig.core.workload.spec import WorkloadError
     from gpuconfig.probe.runner import run_suite
     out = {"candidates": pythons.candidates()}
@@ -116,7 +116,7 @@ FROZEN = textwrap.dedent(
     except pythons.NoTorchPython as exc:
         out["worker_error"] = str(exc)
     try:
-        out["trace"] = torch_python()
+        out["trace"] = trace_python().path
     except WorkloadError as exc:
         out["trace_error"] = str(exc)
     if "worker_error" in out:
@@ -166,7 +166,7 @@ def test_the_app_with_no_python_with_torch_says_where_it_looked(tmp_path: Path) 
     assert found["candidates"] == [[str(without), "PATH"]]
     assert found["worker_error"] == pythons.NO_TORCH_PYTHON
     assert found["trace_error"] == f"tracing needs PyTorch: {pythons.NO_TORCH_PYTHON}"
-    assert found["suite_torch"] == {"unavailable": pythons.NO_TORCH_PYTHON}
+    assert found["suite_torch"] == {"unavailable": pythons.NO_TORCH_PYTHON, "failure": "no_torch"}
     assert found["suite_results"] == [["matmul", "skipped", pythons.NO_TORCH_PYTHON]]
 
 

@@ -188,9 +188,13 @@ def test_a_cpu_only_machine_gets_information_and_failed_benchmarks_fail() -> Non
     assert "1.50x the throughput" in amp.message and "0.80x its peak tensor memory" in amp.message
     failed = one(verdicts, "Benchmark ran")
     assert failed.status == "fail" and "out of memory" in failed.message and failed.advice
-    missing = {"unavailable": "no torch in /usr/bin/python3: ModuleNotFoundError: No module named 'torch'"}
+    # as the probe's worker says it: the reason in words, and why as a Failure
+    missing = {
+        "unavailable": "no torch in /usr/bin/python3: ModuleNotFoundError: No module named 'torch'",
+        "failure": "no_torch",
+    }
     assert one(judge(CPU_ONLY, [], missing, []), "PyTorch").status == "warn"
-    broken = {"unavailable": "ImportError: libcudart.so.12: cannot open shared object file"}
+    broken = {"unavailable": "ImportError: libcudart.so.12: cannot open shared object file", "failure": "broken_torch"}
     assert one(judge(CPU_ONLY, [], broken, []), "PyTorch").status == "fail"
 
 

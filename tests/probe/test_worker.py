@@ -14,7 +14,7 @@ import psutil
 import pytest
 
 from gpuconfig.probe.model import BenchmarkResult
-from gpuconfig.probe.runner import SuiteOutcome, benchmark_names, run_suite
+from gpuconfig.probe.runner import Limits, SuiteOutcome, benchmark_names, run_suite
 
 FAILING = Path(__file__).parent / "data" / "failing_worker.py"
 
@@ -114,7 +114,7 @@ def test_a_crashing_worker_fails_one_benchmark_and_the_rest_still_run(name: str,
 
 def test_a_hanging_worker_times_out_and_the_rest_still_run() -> None:
     began = time.monotonic()
-    outcome = run_suite("quick", only=["hang", "steady_after"], worker=FAILING, timeout_s=2)
+    outcome = run_suite("quick", only=["hang", "steady_after"], worker=FAILING, limits=Limits(benchmark_s=2))
     results = by_name(outcome)
     (hung,) = results["hang"]
     assert hung.status == "failed" and hung.reason == "timed out after 2 s"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,8 +62,9 @@ def test_inventory_of_this_machine_fills_the_tree(qtbot, tab: ProbeTab) -> None:
     assert gpu.toolTip(1) == tab.inventory["system"]["gpu"]["unavailable"]
     assert gpu in tree.unavailable_items
     assert gpu.foreground(1).color().name() == tab.colors.muted
-    # This interpreter (it has torch) is the first choice of Python.
-    assert tab.python.itemText(0) == "This Python" and tab.python.currentData() is None
+    # This interpreter (it has torch) is the first choice of Python, by its path: were it None, the worker
+    # Python would be chosen, and that prefers a Python added with Add... to this one.
+    assert tab.python.itemText(0) == "This Python" and tab.python.currentData() == sys.executable
     pythons = tree.sections["pythons"]
     assert pythons.childCount() >= 1
 

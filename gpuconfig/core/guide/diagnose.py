@@ -18,6 +18,7 @@ from gpuconfig.core.guide.oses import os_info
 from gpuconfig.core.guide.records import version_key
 from gpuconfig.core.guide.steps import index_option, packages
 from gpuconfig.core.guide.tables import load_tables
+from gpuconfig.core.worker_process import Failure
 
 # Verdicts the findings below restate with the exact fix; every other failing verdict is passed on.
 RESTATED = ("PyTorch", "PyTorch sees the GPU", "GPU architecture in the torch build", "Driver supports torch's CUDA")
@@ -141,10 +142,12 @@ def _driver_findings(
 
 
 def _torch_findings(torch: dict[str, Any], devices: list[Any], install: str, driver_failed: bool) -> list[Finding]:
-    if set(torch) == {"unavailable"}:
-        reason = str(torch["unavailable"])
-        if "No module named 'torch'" in reason:
+    if "unavailable" in torch:
+        reason, failure = str(torch["unavailable"]), torch.get("failure")
+        if failure == Failure.NO_TORCH:
             return [Finding("info", f"torch is not installed in the probed Python ({reason}).", install)]
+        if failure in (Failure.NO_PYTHON, Failure.CANCELLED, Failure.TIMEOUT):
+            return [Finding("info", f"torch was not checked: {reason}.", install)]
         return [Finding("fail", f"torch is installed but does not work: {reason}", f"reinstall it: {install}")]
     version, cuda, hip = torch.get("version", "?"), _text(torch.get("cuda")), _text(torch.get("hip"))
     if not devices:

@@ -18,7 +18,7 @@ from typing import Any
 from gpuconfig.core.workload.answer import Answer, answer_from_fit, prepare
 from gpuconfig.core.workload.estimate import GpuSpec
 from gpuconfig.core.workload.models import ModelSource
-from gpuconfig.core.workload.runner import TraceFailed
+from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S, TraceFailed
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
 FSDP_GPUS = (2, 4, 8)
@@ -117,6 +117,7 @@ def advise(
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     use_cache: bool = True,
+    timeout_s: float = TRACE_TIMEOUT_S,
 ) -> list[Option]:
     """Every candidate change, estimated; those that fit first, fastest first. Runs traces: not on a GUI
     thread. `base` is the workload's own answer on `gpu` (from answer_from_fit)."""
@@ -127,7 +128,7 @@ def advise(
         if progress is not None:
             progress(done, len(changes), label)
         try:
-            source, fitted, seconds = prepare(changed, use_cache=use_cache, cancelled=cancelled)
+            source, fitted, seconds = prepare(changed, use_cache=use_cache, cancelled=cancelled, timeout_s=timeout_s)
         except (TraceFailed, WorkloadError):
             continue  # a change this model does not support is not an option; the others still are
         answer = answer_from_fit(source, fitted, changed, gpu, seconds)

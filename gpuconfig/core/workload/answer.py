@@ -20,7 +20,7 @@ from gpuconfig.core.workload.estimate import (
     time_at,
 )
 from gpuconfig.core.workload.models import ModelSource, resolve_model
-from gpuconfig.core.workload.runner import Progress, run_trace
+from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S, Progress, run_trace
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
 
@@ -46,13 +46,17 @@ class Answer:
 
 
 def prepare(
-    workload: Workload, progress: Progress | None = None, use_cache: bool = True, cancelled: Any = None
+    workload: Workload,
+    progress: Progress | None = None,
+    use_cache: bool = True,
+    cancelled: Any = None,
+    timeout_s: float = TRACE_TIMEOUT_S,
 ) -> tuple[ModelSource, Fitted, float]:
     """The slow part (a trace, unless cached): resolve the model and fit it."""
     source = resolve_model(workload.model)
     seq = workload.seq or source.default_seq()
     trace = run_trace(
-        source, workload, workload.batch, seq, progress=progress, cancelled=cancelled, use_cache=use_cache
+        source, workload, workload.batch, seq, progress, cancelled, timeout_s=timeout_s, use_cache=use_cache
     )
     return source, fit(trace), trace.seconds
 

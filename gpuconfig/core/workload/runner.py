@@ -2,15 +2,14 @@
 
 The worker is a separate process: a model that crashes or hangs while tracing takes only the worker
 down, and cancelling kills it. Results are cached per model, settings and traced points (the points
-follow the batch and length asked; the instant tier answers any other batch and length from them).
+follow the batch and length asked; the instant tier answers any other batch and length from them), and
+per interpreter and the versions of Python, torch, transformers and diffusers in it: an upgrade traces again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.paths import user_data_dir, write_text_atomic
-from gpuconfig.core.pythons import NO_TORCH_PYTHON, TORCH_PYTHON_ENV, executable_in, found_torch_python, frozen
-from gpuconfig.core.worker_process import Deadline, has_torch_here, run_worker
+from gpuconfig.core.pythons import Interpreter, NoTorchPython, PythonNotFound, interpreter, worker_python
+from gpuconfig.core.worker_process import Deadline, run_worker
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
@@ -27,6 +26,8 @@ WORKER = Path(__file__).with_name("trace_worker.py")
 # Deep models are traced at two shallow depths and extrapolated layer by layer (their layers are identical).
 EXTRAPOLATE_ABOVE_LAYERS = 16
 SHALLOW_LAYERS = (2, 3)
+# The longest a trace may take unless the caller says otherwise (gpuconfig estimate --trace-timeout).
+TRACE_TIMEOUT_S = 900.0
 Progress = Callable[[int, int, str], None]
 
 
@@ -53,25 +54,14 @@ class Trace:
     layers: int | None  # the model's real depth when the points were traced shallower
 
 
-def torch_python() -> str:
-    """The interpreter that runs traces: GPUCONFIG_TORCH_PYTHON; this one when it has torch; in the
-    installed app, the first Python found with torch."""
-    chosen = os.environ.get(TORCH_PYTHON_ENV)
-    if chosen:
-        if not Path(chosen).exists():
-            raise WorkloadError(f"{TORCH_PYTHON_ENV}: {chosen}: no such interpreter")
-        return executable_in(chosen)  # an environment's folder names its Python
-    if frozen():
-        found = found_torch_python()
-        if found is None:
-            raise WorkloadError(f"tracing needs PyTorch: {NO_TORCH_PYTHON}")
-        return found.path
-    if not has_torch_here():
-        raise WorkloadError(
-            "tracing needs PyTorch: install gpuconfig[torch] here, or set "
-            f"{TORCH_PYTHON_ENV} to a Python that has torch"
-        )
-    return sys.executable
+def trace_python() -> Interpreter:
+    """The Python that runs traces (pythons.worker_python, the one choice), asked its versions once."""
+    try:
+        return interpreter(worker_python())
+    except PythonNotFound as exc:
+        raise WorkloadError(str(exc)) from exc
+    except NoTorchPython as exc:
+        raise WorkloadError(f"tracing needs PyTorch: {exc}") from exc
 
 
 def plan_points(source: ModelSource, batch: int, seq: int) -> tuple[list[tuple[int, int, int | None]], int | None]:
@@ -100,10 +90,13 @@ def trace_request(source: ModelSource, workload: Workload, points: list[tuple[in
     return {"model": source.request(), **trace_settings(workload), "points": points}
 
 
-def cache_key(request: dict[str, Any], source: ModelSource) -> str:
+def cache_key(request: dict[str, Any], source: ModelSource, python: Interpreter) -> str:
+    """What a trace depends on: the request, the model's files, the worker script, and the interpreter with
+    the versions of what it imports."""
     fields = {k: v for k, v in request.items() if k != "model"}
     fields["model"] = source.digest
     fields["worker"] = hashlib.sha256(WORKER.read_bytes()).hexdigest()[:16]
+    fields["python"] = [python.path, python.python, python.torch, python.transformers, python.diffusers]
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:24]
 
 
@@ -129,16 +122,17 @@ def run_trace(
     seq: int,
     progress: Progress | None = None,
     cancelled: Callable[[], bool] | None = None,
-    timeout_s: float = 900,
+    timeout_s: float = TRACE_TIMEOUT_S,
     use_cache: bool = True,
 ) -> Trace:
     points, depth = plan_points(source, batch, seq)
     request = trace_request(source, workload, points)
-    key = cache_key(request, source)
+    python = trace_python()
+    key = cache_key(request, source, python)
     if use_cache and (hit := cached_trace(key)) is not None:
         return hit
     started = time.monotonic()
-    lines = _run_worker(request, len(points), progress, cancelled, timeout_s)
+    lines = _run_worker(request, python.path, len(points), progress, cancelled, timeout_s)
     found = [e for e in lines if e.get("event") == "point"]
     runtime = next((e for e in lines if e.get("event") == "runtime"), {})
     trace = Trace(key, tuple(found), runtime, round(time.monotonic() - started, 2), depth)
@@ -151,6 +145,7 @@ def run_trace(
 
 def _run_worker(
     request: dict[str, Any],
+    python: str,
     total: int,
     progress: Progress | None,
     cancelled: Callable[[], bool] | None,
@@ -165,7 +160,10 @@ def _run_worker(
         if event.get("event") == "error":
             raise TraceFailed(str(event.get("kind", "internal")), str(event.get("message", "trace failed")))
 
-    ended = run_worker(WORKER, request, on_event, torch_python(), cancelled, Deadline(timeout_s))
+    try:
+        ended = run_worker(WORKER, request, on_event, python, cancelled, Deadline(timeout_s))
+    except OSError as exc:  # the Python vanished or lost its execute permission since it was chosen
+        raise TraceFailed("internal", f"cannot run {python}: {exc.strerror or exc}") from exc
     if ended.stopped == "cancelled":
         raise TraceCancelled("trace cancelled")
     if ended.stopped == "timeout":

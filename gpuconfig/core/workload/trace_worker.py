@@ -1,7 +1,8 @@
 """Trace a workload's real training or inference steps without allocating its memory.
 
-Run as a script in a Python that has torch (and transformers for Hugging Face configs, diffusers for a
-diffusers UNet): it reads one JSON request on stdin and writes JSON lines on stdout:
+Run as a script through worker_boot.py (gpuconfig/core) in a Python that has torch (and transformers for
+Hugging Face configs, diffusers for a diffusers UNet): it reads one JSON request on stdin and writes JSON
+lines on the channel the boot kept for it (whatever the model's code prints goes to stderr):
 
     {"event": "progress", "done": 1, "total": 3, "what": "..."}
     {"event": "runtime", "torch": "2.13.0", "baseline_rss_bytes": ..., ...}
@@ -38,6 +39,8 @@ ENCODER_TYPES = {"bert", "roberta", "distilbert", "deberta-v2", "electra"}
 VISION_TYPES = {"vit", "resnet", "convnext", "swin", "deit"}
 # Which layer-count key a config uses (for tracing a deep model through two shallow copies).
 LAYER_KEYS = ("num_hidden_layers", "n_layer")
+# Where worker_boot.py says which descriptor is the messages' own channel.
+EVENTS_FD = "GPUCONFIG_EVENTS_FD"
 
 
 class TraceError(Exception):
@@ -47,8 +50,8 @@ class TraceError(Exception):
 
 
 def emit(event: str, **fields: Any) -> None:
-    sys.stdout.write(json.dumps({"event": event, **fields}) + "\n")
-    sys.stdout.flush()
+    CHANNEL.write(json.dumps({"event": event, **fields}) + "\n")
+    CHANNEL.flush()
 
 
 def current_rss_bytes() -> int:
@@ -1018,4 +1021,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    CHANNEL = os.fdopen(int(os.environ.pop(EVENTS_FD)), "w", encoding="utf-8")
     sys.exit(main())

@@ -1,4 +1,5 @@
-"""A probe worker that fails for real, for the runner's tests: it speaks the worker's JSON lines, needs no torch.
+"""A probe worker that fails for real, for the runner's tests: it speaks the worker's JSON lines on the channel
+worker_boot.py keeps for it, and needs no torch.
 
 Benchmarks: "steady" gives a figure; "segfault" reads address 0; "hang" sleeps forever; "exhaust_memory"
 lowers its own address-space limit (RLIMIT_AS) and allocates until Python raises MemoryError, which it
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -19,8 +21,8 @@ HEADROOM_BYTES = 256 * 2**20  # the address space this process may still take on
 
 
 def emit(event: dict[str, object]) -> None:
-    sys.stdout.write(json.dumps(event) + "\n")
-    sys.stdout.flush()
+    CHANNEL.write(json.dumps(event) + "\n")
+    CHANNEL.flush()
 
 
 def exhaust_memory() -> None:
@@ -59,4 +61,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    CHANNEL = os.fdopen(int(os.environ.pop("GPUCONFIG_EVENTS_FD")), "w", encoding="utf-8")
     sys.exit(main())
