@@ -201,3 +201,50 @@ def test_an_environment_folder_names_its_python(tmp_path: Path, monkeypatch: pyt
     python = _python_script(tmp_path / "env" / "bin" / "python")
     monkeypatch.setenv(pythons.TORCH_PYTHON_ENV, str(tmp_path / "env"))
     assert pythons.worker_python() == python
+
+
+@pytest.mark.skipif(not LINUX, reason="shell scripts stand in for the interpreters")
+def test_a_python_added_in_the_probe_tab_runs_the_traces_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpuconfig.core.workload.models import resolve_model
+    from gpuconfig.core.workload.runner import run_trace
+    from gpuconfig.core.workload.spec import Workload
+
+    monkeypatch.delenv(pythons.TORCH_PYTHON_ENV, raising=False)
+    log = tmp_path / "started.log"
+    added = tmp_path / "added" / "bin" / "python"  # this Python (it has torch), noting each start
+    added.parent.mkdir(parents=True)
+    added.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    added.chmod(0o755)
+    model = tmp_path / "mlp.py"
+    model.write_text(
+        "import torch\ndef model_and_inputs(batch, seq):\n    return torch.nn.Linear(8, 4), (torch.randn(batch, 8),)\n",
+        encoding="utf-8",
+    )
+    workload = Workload(model=str(model), precision="fp32", device="cpu")
+    try:
+        pythons.add_pythons([str(added)])  # what the Probe tab's Add... does
+        assert pythons.worker_python() == str(added)
+        run_trace(resolve_model(str(model)), workload, 2, 1, use_cache=False)
+    finally:
+        pythons.forget()
+    assert "trace_worker.py" in log.read_text(encoding="utf-8")  # the estimator's worker ran in it
+
+
+def test_a_named_python_that_does_not_exist_is_said_to_be_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpuconfig.probe.runner import run_suite
+    from gpuconfig.probe.verdicts import judge
+
+    missing = "/nonexistent/bin/python"
+    monkeypatch.setenv(pythons.TORCH_PYTHON_ENV, missing)
+    said = f"{pythons.TORCH_PYTHON_ENV}={missing}: no such interpreter"
+    for command in (["probe", "--quick"], ["estimate", "--model", "gpt2", "--device", "cpu"]):
+        run = subprocess.run(
+            [sys.executable, "-m", "gpuconfig", *command], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert run.returncode == 2 and run.stderr.strip().splitlines() == [f"gpuconfig: {said}"], run.stderr
+    outcome = run_suite("quick", only=["matmul"])  # as the Probe tab runs it, where no exit code can say so
+    assert outcome.torch == {"unavailable": said, "failure": "no_python"}
+    assert [(r.name, r.status, r.reason) for r in outcome.results] == [("matmul", "skipped", said)]
+    (verdict,) = [v for v in judge({}, [], outcome.torch, outcome.results) if v.check == "PyTorch"]
+    assert verdict.status == "warn" and verdict.message == f"PyTorch unavailable: {said}"
+    assert "reinstall" not in verdict.advice and "choose a Python that exists" in verdict.advice

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
+from gpuconfig.core.worker_process import Failure
 from gpuconfig.probe.model import BenchmarkResult, Verdict
-from gpuconfig.probe.verdicts import judge, references
+from gpuconfig.probe.verdicts import FAILURE_ADVICE, OTHER_FAILURE_ADVICE, judge, references
 
 CPU_ONLY: dict[str, Any] = {"gpu": {"unavailable": "no NVIDIA driver (libnvidia-ml not found)"}}
 CUDA_TORCH = {"version": "2.13.0", "cuda": "12.8", "arch_list": ["sm_80", "sm_90"], "arch_in_build": {"0": True}}
@@ -203,3 +204,17 @@ def test_every_reference_names_its_source() -> None:
     assert refs.gpus and all(g.source and (g.matmul_tflops or g.memory_bandwidth_gbs) for g in refs.gpus)
     assert all(h["source"] for h in refs.h2d)
     assert refs.thresholds["fail_ratio"] < refs.thresholds["pass_ratio"] <= 1
+
+
+def test_a_failed_benchmark_is_advised_by_why_it_failed_not_by_the_words_of_its_reason() -> None:
+    def advice(reason: str, failure: Failure) -> str:
+        failed = BenchmarkResult("train_cnn", "fp32", "cpu", None, "samples/s", "failed", reason, failure=failure)
+        return one(judge(CPU_ONLY, [], {"version": "2.13.0", "cuda": None}, [failed]), "Benchmark ran").advice
+
+    # oneDNN's words for an allocation that failed name neither memory nor time; "RuntimeError" has "time" in it
+    onednn = "RuntimeError: could not create a primitive"
+    assert advice(onednn, Failure.OUT_OF_MEMORY) == FAILURE_ADVICE[Failure.OUT_OF_MEMORY]
+    assert advice(onednn, Failure.ERROR) == OTHER_FAILURE_ADVICE
+    assert advice("timed out after 600 s", Failure.TIMEOUT) == FAILURE_ADVICE[Failure.TIMEOUT]
+    assert advice("worker crashed (segmentation fault)", Failure.CRASH) == FAILURE_ADVICE[Failure.CRASH]
+    assert "throttling" in FAILURE_ADVICE[Failure.TIMEOUT] and "throttling" not in OTHER_FAILURE_ADVICE

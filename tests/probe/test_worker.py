@@ -3,6 +3,7 @@ really segfaults, hangs or runs out of memory (data/failing_worker.py)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -13,8 +14,10 @@ from pathlib import Path
 import psutil
 import pytest
 
+from gpuconfig.core.worker_process import Failure
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.probe.runner import Limits, SuiteOutcome, benchmark_names, run_suite
+from gpuconfig.probe.verdicts import OTHER_FAILURE_ADVICE, judge
 
 FAILING = Path(__file__).parent / "data" / "failing_worker.py"
 
@@ -95,18 +98,19 @@ def test_all_reduce_bus_bandwidth_between_two_cpu_ranks_started_by_torchrun() ->
 
 
 @pytest.mark.parametrize(
-    ("name", "words"),
+    ("name", "words", "failure"),
     [
-        ("segfault", "crashed (segmentation fault)"),
-        ("exhaust_memory", "out of memory: MemoryError"),
+        ("segfault", "crashed (segmentation fault)", Failure.CRASH),
+        ("exhaust_memory", "out of memory: MemoryError", Failure.OUT_OF_MEMORY),
     ],
 )
-def test_a_crashing_worker_fails_one_benchmark_and_the_rest_still_run(name: str, words: str) -> None:
+def test_a_crashing_worker_fails_one_benchmark_and_the_rest_still_run(name: str, words: str, failure: Failure) -> None:
     outcome = run_suite("quick", only=["steady", name, "steady_after"], worker=FAILING)
     results = by_name(outcome)
-    assert results["steady"][0].status == "ok"
+    assert results["steady"][0].status == "ok" and results["steady"][0].failure is None
     (failed,) = results[name]
     assert failed.status == "failed" and words in failed.reason, failed.reason
+    assert failed.failure == failure
     assert failed.device == "cpu"
     assert results["steady_after"][0].status == "ok"  # in a fresh worker
     assert not outcome.cancelled
@@ -117,7 +121,7 @@ def test_a_hanging_worker_times_out_and_the_rest_still_run() -> None:
     outcome = run_suite("quick", only=["hang", "steady_after"], worker=FAILING, limits=Limits(benchmark_s=2))
     results = by_name(outcome)
     (hung,) = results["hang"]
-    assert hung.status == "failed" and hung.reason == "timed out after 2 s"
+    assert hung.status == "failed" and hung.reason == "timed out after 2 s" and hung.failure == Failure.TIMEOUT
     assert results["steady_after"][0].status == "ok"
     assert time.monotonic() - began < 10
 
@@ -242,3 +246,30 @@ def test_benchmark_names_come_from_the_worker_without_torch() -> None:
     names = benchmark_names()
     assert names[0] == "matmul" and "allreduce" in names and "disk_read" in names
     assert benchmark_names(FAILING)[:2] == ("steady", "segfault")
+
+
+def test_a_benchmark_that_raises_fails_as_an_error_and_is_advised_so() -> None:
+    outcome = run_suite("quick", only=["warp_drive"])  # the real worker raises for a name it does not know
+    (failed,) = outcome.results
+    assert failed.status == "failed" and failed.failure == Failure.ERROR
+    assert failed.reason.startswith("LookupError: no benchmark named 'warp_drive'; known: matmul, memory_bandwidth")
+    (ran,) = [v for v in judge({}, [], outcome.torch, outcome.results) if v.check == "Benchmark ran"]
+    assert ran.advice == OTHER_FAILURE_ADVICE  # not the memory advice its list of names would match
+
+
+def test_the_worker_tells_a_failed_allocation_from_other_errors() -> None:
+    # In a subprocess of its own, as the worker runs: torch is imported only there (DESIGN.md, layers).
+    script = (
+        "import json, torch\n"
+        "from gpuconfig.probe.worker import out_of_memory\n"
+        "def raised(make):\n"
+        "    try:\n        make()\n    except Exception as exc:\n        return out_of_memory(exc)\n"
+        "print(json.dumps([\n"
+        "    raised(lambda: torch.empty(2**62, dtype=torch.uint8)),  # c10's DefaultCPUAllocator cannot\n"
+        "    out_of_memory(MemoryError()),\n"
+        "    raised(lambda: torch.ones(2) + torch.ones(3)),  # shapes that do not match\n"
+        "    out_of_memory(RuntimeError('could not create a primitive')),\n"
+        "]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [True, True, False, False]

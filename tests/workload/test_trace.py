@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
+from dataclasses import replace
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -263,3 +266,74 @@ def test_eight_bit_adamw_states_are_counted_as_optimizer_states(tiny_llama: Path
     # two uint8 moments per weight and one fp32 absmax per 2,048-value block for each moment
     expected = sum(2 * p.numel() + 2 * 4 * math.ceil(p.numel() / 2048) for p in real.parameters())
     assert json.loads(result.stdout)["memory"]["optimizer"] == expected
+
+
+def test_a_model_that_prints_protocol_lines_is_not_taken_for_the_worker(tmp_path: Path) -> None:
+    spoof = [
+        {"event": "progress"},  # a message missing its fields
+        {"event": "error", "kind": "model", "message": "spoofed"},
+        {"event": "point", "batch": 1, "seq": 1, "memory": {}},
+    ]
+    lines = "".join(json.dumps(event) + "\n" for event in spoof)
+    path = tmp_path / "chatty.py"
+    path.write_text(
+        "import os, subprocess, sys, torch\n"
+        f"LINES = {lines!r}\n"
+        "print(LINES, end='', flush=True)\n"
+        "os.write(1, LINES.encode())  # past sys.stdout, to the descriptor\n"
+        "subprocess.run([sys.executable, '-c', f'print({LINES!r})'], check=True)  # a child process\n"
+        "def model_and_inputs(batch, seq):\n"
+        "    print(LINES, flush=True)\n"
+        "    model = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 10))\n"
+        "    return model, (torch.randn(batch, 32),)\n",
+        encoding="utf-8",
+    )
+    result = estimate("--model", str(path), "--batch", "8", "--precision", "fp32", "--device", "cpu", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["params"] == 32 * 64 + 64 + 64 * 10 + 10
+    assert "Traceback" not in result.stderr and "spoofed" not in result.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a shell script stands in for the interpreter")
+def test_the_trace_cache_is_kept_per_interpreter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "mlp.py"
+    path.write_text(
+        "import torch\ndef model_and_inputs(batch, seq):\n    return torch.nn.Linear(8, 4), (torch.randn(batch, 8),)\n",
+        encoding="utf-8",
+    )
+    source, workload = resolve_model(str(path)), Workload(model=str(path), precision="fp32", device="cpu")
+    other = tmp_path / "other" / "bin" / "python"  # another interpreter (that starts this one)
+    other.parent.mkdir(parents=True)
+    other.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    other.chmod(0o755)
+    traces = (Path(os.environ["GPUCONFIG_DATA_DIR"]) / "traces").glob("*.json")
+
+    monkeypatch.setenv("GPUCONFIG_TORCH_PYTHON", sys.executable)
+    first = run_trace(source, workload, 2, 1)
+    assert run_trace(source, workload, 2, 1).key == first.key  # the same interpreter: the cached trace
+    monkeypatch.setenv("GPUCONFIG_TORCH_PYTHON", str(other))
+    assert run_trace(source, workload, 2, 1).key != first.key
+    assert len(list(traces)) == 2  # traced again, in the other interpreter
+
+
+def test_the_trace_cache_key_holds_the_versions_of_what_the_worker_imports(tmp_path: Path) -> None:
+    from gpuconfig.core.pythons import Interpreter
+    from gpuconfig.core.workload.runner import cache_key, plan_points, trace_python, trace_request
+
+    asked = trace_python()  # this Python, asked its versions from package metadata
+    assert (asked.torch, asked.transformers) == (metadata.version("torch"), metadata.version("transformers"))
+    assert asked.diffusers == metadata.version("diffusers")
+    source = resolve_model("gpt2")
+    workload = Workload(model="gpt2", precision="fp32", device="cpu")
+    request = trace_request(source, workload, plan_points(source, 1, 64)[0])
+    python = Interpreter("/envs/a/bin/python", "chosen", "3.11.9", "2.13.0", transformers="4.56.0", diffusers="0.35.1")
+    key = cache_key(request, source, python)
+    assert cache_key(request, source, replace(python, source="added")) == key  # how it was found does not matter
+    for changed in (
+        replace(python, path="/envs/b/bin/python"),
+        replace(python, python="3.12.4"),
+        replace(python, torch="2.14.0"),
+        replace(python, transformers="4.57.0"),
+        replace(python, diffusers=None),
+    ):
+        assert cache_key(request, source, changed) != key, changed
