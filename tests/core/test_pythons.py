@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from gpuconfig.core import pythons
+from tests.workload.model_files import linear_model
 
 LINUX = sys.platform.startswith("linux")
 TORCH = metadata.version("torch")
@@ -215,11 +216,7 @@ def test_a_python_added_in_the_probe_tab_runs_the_traces_too(tmp_path: Path, mon
     added.parent.mkdir(parents=True)
     added.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
     added.chmod(0o755)
-    model = tmp_path / "mlp.py"
-    model.write_text(
-        "import torch\ndef model_and_inputs(batch, seq):\n    return torch.nn.Linear(8, 4), (torch.randn(batch, 8),)\n",
-        encoding="utf-8",
-    )
+    model = linear_model(tmp_path)
     workload = Workload(model=str(model), precision="fp32", device="cpu")
     try:
         pythons.add_pythons([str(added)])  # what the Probe tab's Add... does

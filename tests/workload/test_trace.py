@@ -17,6 +17,7 @@ import pytest
 from gpuconfig.core.workload.models import resolve_model
 from gpuconfig.core.workload.runner import TraceCancelled, run_trace
 from gpuconfig.core.workload.spec import Workload
+from tests.workload.model_files import linear_model
 
 # A two-layer Llama small enough to trace in seconds. Its "torch_dtype": "bfloat16" is there as real
 # checkpoints have it: their storage dtype, which must not override the workload's precision.
@@ -296,11 +297,7 @@ def test_a_model_that_prints_protocol_lines_is_not_taken_for_the_worker(tmp_path
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a shell script stands in for the interpreter")
 def test_the_trace_cache_is_kept_per_interpreter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "mlp.py"
-    path.write_text(
-        "import torch\ndef model_and_inputs(batch, seq):\n    return torch.nn.Linear(8, 4), (torch.randn(batch, 8),)\n",
-        encoding="utf-8",
-    )
+    path = linear_model(tmp_path)
     source, workload = resolve_model(str(path)), Workload(model=str(path), precision="fp32", device="cpu")
     other = tmp_path / "other" / "bin" / "python"  # another interpreter (that starts this one)
     other.parent.mkdir(parents=True)
