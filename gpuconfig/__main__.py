@@ -23,6 +23,12 @@ def main() -> int:
 
 
 def main_gui() -> int:
+    from gpuconfig.ui.can_start import start_problem
+
+    problem = start_problem()
+    if problem:  # Qt would abort with a page of its own text: say what is missing, in one line
+        print(problem, file=sys.stderr)
+        return 2
     from gpuconfig.ui.app import run
 
     return run(sys.argv)

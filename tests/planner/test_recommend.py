@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ LORA_8B = Workload("llama-3-8b", task="lora", seq=2048, precision="bf16", checkp
 
 
 @pytest.fixture(scope="module")
-def lora_fit() -> Any:
+def lora_fit(module_data_dir: Path) -> Any:
     return prepare(LORA_8B)
 
 
