@@ -273,6 +273,11 @@ def _compute_capability(value: Sequence[int]) -> str:
     return f"{int(major)}.{int(minor)}"
 
 
+def _pci_id(value: int) -> str:
+    # nvml.h nvmlPciInfo_t: pciDeviceId is device << 16 | vendor, pciSubSystemId likewise; shown as nvidia-smi does.
+    return f"0x{int(value) & 0xFFFFFFFF:08X}"
+
+
 def sysfs_bus_id(bus_id: str) -> str:
     """NVML's PCI bus id ('00000000:3B:00.0') in the form Linux sysfs uses ('0000:3b:00.0')."""
     domain, rest = bus_id.strip().split(":", 1)
@@ -317,6 +322,8 @@ def facts_from_raw(raw: Mapping[str, Any]) -> dict[str, Any]:
         "name": _field(raw, ("nvmlDeviceGetName",), str),
         "uuid": _field(raw, ("nvmlDeviceGetUUID",), str),
         "pci_bus_id": _field(raw, ("nvmlDeviceGetPciInfo",), lambda v: sysfs_bus_id(v["busId"])),
+        "pci_device_id": _field(raw, ("nvmlDeviceGetPciInfo",), lambda v: _pci_id(v["pciDeviceId"])),
+        "pci_subsystem_id": _field(raw, ("nvmlDeviceGetPciInfo",), lambda v: _pci_id(v["pciSubSystemId"])),
         "memory_total_bytes": _field(raw, ("nvmlDeviceGetMemoryInfo",), lambda v: int(v["total"])),
         "driver_version": _field(raw, ("nvmlSystemGetDriverVersion",), str),
         "cuda_driver_version": _field(raw, ("nvmlSystemGetCudaDriverVersion_v2",), _cuda_version),
