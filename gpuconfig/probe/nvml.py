@@ -28,6 +28,7 @@ from typing import Any
 
 import pynvml
 
+from gpuconfig.probe import nvml_guard
 from gpuconfig.probe.model import Unavailable, is_unavailable, unavailable
 
 RECORDING_FORMAT = "gpuconfig.nvml-recording/1"
@@ -187,7 +188,11 @@ class Nvml:
 
     @classmethod
     def open(cls) -> Nvml | Unavailable:
-        """An NVML session, or why NVML cannot be used on this machine."""
+        """An NVML session, or why NVML cannot be used on this machine (or safely in this process: a
+        library that crashes a child started first is never started here, nvml_guard.py)."""
+        crashed = nvml_guard.problem()
+        if crashed:
+            return Unavailable(crashed)
         started = call("nvmlInit")
         if isinstance(started, Unavailable):
             return started
