@@ -36,7 +36,14 @@ class RepairedDialog(QMessageBox):
         self.setObjectName("store_repaired")
         self.setIcon(QMessageBox.Icon.Information)
         self.setWindowTitle("gpuconfig")
-        kept = ", ".join(f"{count} {table}" for table, count in repair.kept.items() if count)
+        labels = {
+            "price_overrides": self.tr("prices you set"),
+            "price_lists": self.tr("imported price lists"),
+            "imported_prices": self.tr("imported prices"),
+            "builds": self.tr("saved builds"),
+            "settings": self.tr("settings"),
+        }
+        kept = ", ".join(f"{count} {labels.get(table, table)}" for table, count in repair.kept.items() if count)
         self.setText(
             self.tr("The database was rebuilt. The damaged file is kept as:\n{backup}").format(backup=repair.backup)
         )
