@@ -36,8 +36,10 @@ def _store() -> Any:
 
 
 def _json_text(data: Any) -> str:
-    """Strict JSON (no NaN or Infinity, which JSON does not have), as every JSON the command line writes."""
-    return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    """Strict JSON, as every JSON the command line writes (a figure that is not finite is written null)."""
+    from gpuconfig.core.numbers import finite_or_none
+
+    return json.dumps(finite_or_none(data), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
 def _print_json(data: Any) -> None:

@@ -7,6 +7,7 @@ says why. Callers put the file, line and field in front of it.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 # A float64 holds every whole number only up to 2**53; a figure past it is not what the file said.
 MAX_QUANTITY = 2**53
@@ -44,3 +45,15 @@ def parsed_amount(text: str) -> float:
     except ValueError:
         raise NumberError(f"expected a number, got {text!r}") from None
     return checked_amount(value)
+
+
+def finite_or_none(data: Any) -> Any:
+    """`data` (a JSON-like record) with every float that is not finite made None: JSON has no NaN or Infinity,
+    and such a figure is unknown."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: finite_or_none(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [finite_or_none(value) for value in data]
+    return data

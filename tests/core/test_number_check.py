@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from gpuconfig.core.numbers import MAX_AMOUNT, NumberError, checked_amount, checked_number
+from gpuconfig.core.numbers import MAX_AMOUNT, NumberError, checked_amount, checked_number, finite_or_none
 
 
 @pytest.mark.parametrize(
@@ -31,3 +31,8 @@ def test_huge_whole_numbers_are_refused_without_overflow() -> None:
         checked_number(10**400, integer=True, most=64)
     assert checked_number(0, zero_ok=True) == 0.0
     assert checked_amount(MAX_AMOUNT) == MAX_AMOUNT
+
+
+def test_figures_that_are_not_finite_become_unknown_in_a_record() -> None:
+    record = {"a": math.nan, "b": [math.inf, 1.5, -math.inf], "c": ("x", 2), "d": {"e": 0.0}}
+    assert finite_or_none(record) == {"a": None, "b": [None, 1.5, None], "c": ["x", 2], "d": {"e": 0.0}}
