@@ -18,7 +18,7 @@ from typing import Any
 
 # How long a process waits for another one's write (a catalog rebuild takes well under a second).
 BUSY_TIMEOUT_S = 30.0
-# Only the main file and its write-ahead log hold data; the -shm index is rebuilt from them.
+# A database is its file, its write-ahead log (commits not yet folded into the file) and the log's index.
 COMPANIONS = ("", "-wal", "-shm")
 
 RowCheck = Callable[[str, dict[str, Any]], str | None]
@@ -174,10 +174,10 @@ def repair(path: Path, tables: Sequence[str], rebuild: Callable[[], sqlite3.Conn
     old = sqlite3.connect(
         f"{backup.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_S
     )
-    # Read past a header that promises more pages than a truncated file has; harmless on a read-only
-    # connection (https://www.sqlite.org/pragma.html#pragma_writable_schema).
-    old.execute("PRAGMA writable_schema = ON")
     try:
+        # Read past a header that promises more pages than a truncated file has; harmless on a read-only
+        # connection (https://www.sqlite.org/pragma.html#pragma_writable_schema).
+        old.execute("PRAGMA writable_schema = ON")
         with write_transaction(new):
             for table in tables:
                 kept[table], problems = _copy_table(old, new, table, check)

@@ -8,14 +8,18 @@ from gpuconfig.core.catalog.store import CatalogStore, repair_store, shipped_cat
 from gpuconfig.core.database import DamagedDatabase, Repair, StoreError
 
 
+def _message(box: QMessageBox, name: str, icon: QMessageBox.Icon) -> None:
+    box.setObjectName(name)
+    box.setIcon(icon)
+    box.setWindowTitle("gpuconfig")
+
+
 class DamagedStoreDialog(QMessageBox):
     """Names the damaged file; Repair moves it aside and rebuilds it, Quit leaves everything as it is."""
 
     def __init__(self, damage: DamagedDatabase, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("damaged_store")
-        self.setIcon(QMessageBox.Icon.Critical)
-        self.setWindowTitle("gpuconfig")
+        _message(self, "damaged_store", QMessageBox.Icon.Critical)
         self.setText(self.tr("gpuconfig cannot use its database:\n{problem}").format(problem=str(damage)))
         self.setInformativeText(
             self.tr(
@@ -33,9 +37,7 @@ class RepairedDialog(QMessageBox):
 
     def __init__(self, repair: Repair, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("store_repaired")
-        self.setIcon(QMessageBox.Icon.Information)
-        self.setWindowTitle("gpuconfig")
+        _message(self, "store_repaired", QMessageBox.Icon.Information)
         labels = {
             "price_overrides": self.tr("prices you set"),
             "price_lists": self.tr("imported price lists"),
