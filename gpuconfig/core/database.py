@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -50,7 +51,7 @@ class Repair:
 def unusable(path: Path, exc: sqlite3.Error) -> StoreError:
     """The error to raise for an SQLite error on `path`: locked too long, else a damaged file (one line)."""
     name = getattr(exc, "sqlite_errorname", "")
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+    if _busy(exc):
         return StoreError(f"{path}: in use by another program for over {BUSY_TIMEOUT_S:g} s ({exc})")
     if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")):
         return DamagedDatabase(path, f"cannot be written ({exc}): check the permissions of the file and its folder")
@@ -96,7 +97,7 @@ def connect(path: Path, migrations: Sequence[str], *, any_thread: bool = False) 
             path, isolation_level=None, timeout=BUSY_TIMEOUT_S, check_same_thread=not any_thread
         )
         connection.execute("PRAGMA foreign_keys = ON")
-        connection.execute("PRAGMA journal_mode = WAL")
+        _use_write_ahead_log(connection)
         migrate(connection, path, migrations)
         verdict = [row[0] for row in connection.execute("PRAGMA quick_check")]
         if verdict != ["ok"]:
@@ -108,6 +109,25 @@ def connect(path: Path, migrations: Sequence[str], *, any_thread: bool = False) 
             raise
         raise unusable(path, exc) from exc
     return connection
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    return getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+
+
+def _use_write_ahead_log(connection: sqlite3.Connection) -> None:
+    """Switch the file to write-ahead logging (the mode is kept in the file). The switch needs the file to
+    itself and answers "database is locked" at once, without the busy timeout, when processes open a new
+    file at the same moment: so try again until the timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def move_aside(path: Path) -> Path:
