@@ -18,7 +18,7 @@ from gpuconfig.core.catalog.files import CatalogError, load_catalog
 from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.money import ExchangeRateError, user_rate
 from gpuconfig.core.planner.recommend import Constraints, PlanError
-from tests.build.test_check import SOUND
+from tests.builds.test_check import SOUND
 from tests.core.test_catalog_files import _first_row_key, _replace_line
 
 
