@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,12 +25,9 @@ class UsageError(Exception):
 
 
 def _store() -> Any:
-    from gpuconfig.core.catalog.store import StoreError, open_default_store
+    from gpuconfig.core.catalog.store import open_default_store
 
-    try:
-        store = open_default_store()
-    except StoreError as exc:
-        raise UsageError(str(exc)) from exc
+    store = open_default_store()  # a StoreError is reported by main()
     if store.last_refresh.error:
         print(
             f"gpuconfig: catalog files not loaded, using the last good catalog: {store.last_refresh.error}",
@@ -40,9 +36,15 @@ def _store() -> Any:
     return store
 
 
+def _json_text(data: Any) -> str:
+    """Strict JSON, as every JSON the command line writes (a figure that is not finite is written null)."""
+    from gpuconfig.core.numbers import finite_or_none
+
+    return json.dumps(finite_or_none(data), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
 def _print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    sys.stdout.write(_json_text(data))
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
@@ -346,13 +348,14 @@ def _limits(args: argparse.Namespace) -> Any:
 
 def _seconds(text: str) -> float:
     """A time-out on the command line: a positive, finite number of seconds."""
+    from gpuconfig.core.numbers import NumberError, checked_number
+
     try:
-        value = float(text)
+        return checked_number(float(text))
+    except NumberError as exc:
+        raise argparse.ArgumentTypeError(f"seconds {exc}") from None
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"{text!r}: give a positive, finite number of seconds")
-    return value
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
 
 
 def _worker_timeouts(p: argparse.ArgumentParser) -> None:
@@ -661,7 +664,7 @@ def _cmd_guide(args: argparse.Namespace) -> int:
     except (BuildError, CompatTableError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     if args.format == "json":
-        text = json.dumps(guide_record(guide), ensure_ascii=False, indent=2) + "\n"
+        text = _json_text(guide_record(guide))
     else:
         text = guide_markdown(guide) if args.format == "md" else guide_html(guide)
     if args.output:
@@ -670,6 +673,38 @@ def _cmd_guide(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     failed = any(f.severity == "fail" for f in guide.findings)
     return EXIT_VERDICT_FAILED if failed and args.from_probe else EXIT_OK
+
+
+def _cmd_data_repair(args: argparse.Namespace) -> int:
+    from gpuconfig.core.catalog.store import default_store_path, repair_store, shipped_catalog
+    from gpuconfig.probe.history import default_history_path, repair_history
+
+    store, history = default_store_path(), default_history_path()
+    done = [(store, repair_store(store, shipped_catalog())), (history, repair_history(history))]
+    if args.json:
+        _print_json([_repair_record(path, repair) for path, repair in done])
+        return EXIT_OK
+    for path, repair in done:
+        if repair is None:
+            print(f"{path}: sound, left as it is")
+            continue
+        kept = ", ".join(f"{count} {table}" for table, count in repair.kept.items() if count) or "nothing"
+        print(f"{path}: rebuilt; the damaged file is kept as {repair.backup}; copied over: {kept}")
+        for line in repair.lost:
+            print(f"  not kept: {line}")
+    return EXIT_OK
+
+
+def _repair_record(path: Path, repair: Any) -> dict[str, Any]:
+    if repair is None:
+        return {"file": str(path), "repaired": False}
+    return {
+        "file": str(path),
+        "repaired": True,
+        "moved_to": str(repair.backup),
+        "kept": repair.kept,
+        "not_kept": list(repair.lost),
+    }
 
 
 class _Parser(argparse.ArgumentParser):
@@ -804,6 +839,14 @@ def build_parser() -> argparse.ArgumentParser:
     probe.add_argument("--html", metavar="FILE", help="write a report as HTML")
     _worker_timeouts(probe)
     probe.set_defaults(handler=_cmd_probe)
+
+    data = commands.add_parser("data", help="your own data: saved builds, prices, settings, probe history")
+    data_actions = data.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
+    repair = data_actions.add_parser(
+        "repair", help="move a damaged database aside, rebuild it and copy over what can still be read"
+    )
+    repair.add_argument("--json", action="store_true")
+    repair.set_defaults(handler=_cmd_data_repair)
     return parser
 
 
@@ -813,10 +856,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_OK
+    from gpuconfig.core.database import DamagedDatabase, StoreError
+
     try:
         return int(args.handler(args))
     except UsageError as exc:
         print(f"gpuconfig: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except StoreError as exc:
+        repair = "; `gpuconfig data repair` moves it aside and rebuilds it, keeping what can be read"
+        print(f"gpuconfig: {exc}{repair if isinstance(exc, DamagedDatabase) else ''}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:  # Ctrl+C: the workers are already killed on the way out (run_worker)
         print(("\n" if sys.stderr.isatty() else "") + "gpuconfig: cancelled", file=sys.stderr)
