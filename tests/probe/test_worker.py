@@ -262,7 +262,7 @@ def test_a_benchmark_that_raises_fails_as_an_error_and_is_advised_so() -> None:
 
 
 def test_the_worker_tells_a_failed_allocation_from_other_errors() -> None:
-    # In a subprocess of its own, as the worker runs: torch is imported only there (DESIGN.md, layers).
+    # In a subprocess of its own, as the worker runs: torch is imported only in worker processes.
     script = (
         "import json, torch\n"
         "from gpuconfig.probe.worker import out_of_memory\n"
