@@ -316,8 +316,8 @@ def _cmd_probe(args: argparse.Namespace) -> int:
             [r.name, r.dtype, r.device, r.variant, f"{r.value:.4g}" if r.value is not None else r.status, r.unit]
             for r in run.results
         ]
-        print(_table(["benchmark", "dtype", "device", "variant", "value", "unit"], rows))
-        print()
+        if rows:  # none when no worker could start: the PyTorch verdict below says why
+            print(_table(["benchmark", "dtype", "device", "variant", "value", "unit"], rows), end="\n\n")
         for v in run.verdicts:
             advice = f" — {v.advice}" if v.advice else ""
             print(f"{v.status.upper():5s} {v.check} ({v.subject}): {v.message}{advice}")
@@ -360,7 +360,7 @@ def _seconds(text: str) -> float:
 
 def _worker_timeouts(p: argparse.ArgumentParser) -> None:
     """The time-outs of a command that runs the probe's benchmarks."""
-    from gpuconfig.probe.runner import STARTUP_TIMEOUT_S
+    from gpuconfig.probe.runner import STARTUP_TIMEOUT_S, TIMEOUTS_S
 
     p.add_argument(
         "--start-timeout", type=_seconds, default=STARTUP_TIMEOUT_S, metavar="S", dest="start_timeout",
@@ -368,7 +368,8 @@ def _worker_timeouts(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--bench-timeout", type=_seconds, metavar="S", dest="bench_timeout",
-        help="seconds each benchmark may take (default: each its own, 120 to 600)",
+        help=f"seconds each benchmark may take (default: each its own, {min(TIMEOUTS_S.values()):g} to "
+        f"{max(TIMEOUTS_S.values()):g})",
     )  # fmt: skip
 
 

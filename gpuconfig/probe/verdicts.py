@@ -198,7 +198,7 @@ TORCH_UNAVAILABLE = {
     Failure.CANCELLED: ("warn", "PyTorch unavailable", "run the probe again to measure"),
     Failure.TIMEOUT: (
         "fail",
-        "PyTorch did not answer",
+        "PyTorch unavailable",
         "check that this Python starts and imports torch (python -c 'import torch'), or allow it longer "
         "(--start-timeout)",
     ),

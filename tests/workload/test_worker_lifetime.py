@@ -171,7 +171,7 @@ def test_a_quick_probe_in_a_python_that_never_answers_ends_at_the_start_timeout(
     report = json.loads(run.stdout)
     assert report["torch"] == {"unavailable": said, "failure": "timeout"}
     (verdict,) = [v for v in report["verdicts"] if v["check"] == "PyTorch"]
-    assert verdict["status"] == "fail" and verdict["message"] == f"PyTorch did not answer: {said}"
+    assert verdict["status"] == "fail" and verdict["message"] == f"PyTorch unavailable: {said}"
     assert "--start-timeout" in verdict["advice"] and run.returncode == 1
     sleeping = [p for p in psutil.process_iter(["cmdline"]) if p.info["cmdline"] == ["sleep", "600"]]
     assert not [p for p in sleeping if p.status() != psutil.STATUS_ZOMBIE]  # the silent Python was killed
