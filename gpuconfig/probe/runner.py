@@ -58,8 +58,8 @@ DEFAULT_LIMITS = Limits()
 
 @dataclass(frozen=True)
 class SuiteOutcome:
-    """What a suite run gave: the worker's torch facts (or {"unavailable": why}), its results, whether it was
-    cancelled, how long it took, and the Python it ran in."""
+    """What a suite run gave: the worker's torch facts (or {"unavailable": why, "failure": ...}), its results,
+    whether it was cancelled, how long it took, and the Python it ran in."""
 
     torch: dict[str, Any]
     results: tuple[BenchmarkResult, ...]

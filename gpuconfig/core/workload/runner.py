@@ -57,11 +57,14 @@ class Trace:
 def trace_python() -> Interpreter:
     """The Python that runs traces (pythons.worker_python, the one choice), asked its versions once."""
     try:
-        return interpreter(worker_python())
+        found = interpreter(worker_python())
     except PythonNotFound as exc:
         raise WorkloadError(str(exc)) from exc
     except NoTorchPython as exc:
         raise WorkloadError(f"tracing needs PyTorch: {exc}") from exc
+    if not found.has_torch:  # named by GPUCONFIG_TORCH_PYTHON, which is taken as it is
+        raise WorkloadError(f"tracing needs PyTorch: {found.problem or f'{found.path} has no torch'}")
+    return found
 
 
 def plan_points(source: ModelSource, batch: int, seq: int) -> tuple[list[tuple[int, int, int | None]], int | None]:
