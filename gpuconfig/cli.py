@@ -1,13 +1,15 @@
 """The command line: every GUI capability, headless.
 
 With --json a command prints machine-readable output on stdout and nothing else. Exit codes:
-0 success, 1 a failed verdict, 2 bad input (with a one-line message on stderr).
+0 success, 1 a failed verdict, 2 bad input (with a one-line message on stderr); 141, silently, when the
+program reading the output closes it early.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +19,7 @@ from gpuconfig import __version__
 from gpuconfig.core.catalog.schema import CURRENCIES
 
 EXIT_OK, EXIT_VERDICT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a Unix tool ended by SIGPIPE (128 + 13)
 
 
 class UsageError(Exception):
@@ -24,11 +27,12 @@ class UsageError(Exception):
 
 
 def _store() -> Any:
+    from gpuconfig.core.catalog.schema import SchemaError
     from gpuconfig.core.catalog.store import StoreError, open_default_store
 
     try:
         store = open_default_store()
-    except StoreError as exc:
+    except (StoreError, SchemaError) as exc:
         raise UsageError(str(exc)) from exc
     if store.last_refresh.error:
         print(
@@ -333,7 +337,12 @@ def _workload_options(p: argparse.ArgumentParser, model_required: bool = True) -
     """The workload flags `estimate`, `recommend` and `egpu` share."""
     from gpuconfig.core.workload.spec import DEVICES, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS
 
-    p.add_argument("--model", required=model_required, help="a built-in model id, a config.json or a .py file")
+    p.add_argument(
+        "--model",
+        required=model_required,
+        help="a built-in model id, a config.json, or a .py file that builds the model; "
+        "a .py file is run as Python code, so give only files you trust",
+    )
     p.add_argument("--task", default="finetune", choices=list(TASKS))
     p.add_argument("--batch", type=int, default=1, help="micro-batch per device")
     p.add_argument("--seq", type=int, help="sequence length (prompt, for inference) or image side")
@@ -571,6 +580,7 @@ def _cmd_guide(args: argparse.Namespace) -> int:
     from gpuconfig.core.guide.render import guide_html, guide_markdown, guide_record
     from gpuconfig.core.guide.tables import CompatTableError
     from gpuconfig.core.paths import write_text_atomic
+    from gpuconfig.core.user_files import UserFileError, read_json
 
     try:
         if args.gpu:
@@ -594,16 +604,11 @@ def _cmd_guide(args: argparse.Namespace) -> int:
                 [(target_from_part(g.part), g.count) for g in gpus], args.os, p2p=p2p, driver=args.driver
             )
         else:
-            try:
-                report = json.loads(Path(args.from_probe).read_text(encoding="utf-8"))
-            except FileNotFoundError as exc:
-                raise UsageError(f"{args.from_probe}: no such file") from exc
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise UsageError(f"{args.from_probe}: not a probe report (JSON): {exc}") from exc
+            report = read_json(Path(args.from_probe))
             if not isinstance(report, dict):
                 raise UsageError(f"{args.from_probe}: not a probe report: expected a JSON object")
             guide = guide_from_probe(report, args.os)
-    except (BuildError, CompatTableError, ValueError) as exc:
+    except (BuildError, CompatTableError, UserFileError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     if args.format == "json":
         text = json.dumps(guide_record(guide), ensure_ascii=False, indent=2) + "\n"
@@ -613,8 +618,7 @@ def _cmd_guide(args: argparse.Namespace) -> int:
         write_text_atomic(Path(args.output), text)
     else:
         sys.stdout.write(text)
-    failed = any(f.severity == "fail" for f in guide.findings)
-    return EXIT_VERDICT_FAILED if failed and args.from_probe else EXIT_OK
+    return EXIT_VERDICT_FAILED if any(f.severity == "fail" for f in guide.findings) else EXIT_OK
 
 
 class _Parser(argparse.ArgumentParser):
@@ -753,7 +757,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_OK
     try:
-        return int(args.handler(args))
+        code = int(args.handler(args))
+        sys.stdout.flush()  # a closed pipe shows here, where it can be handled, not at exit
+        return code
     except UsageError as exc:
         print(f"gpuconfig: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader left (`gpuconfig ... --json | head`): stop quietly, and let nothing flush into the pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE

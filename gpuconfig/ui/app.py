@@ -40,13 +40,14 @@ def _install_translations(app: QApplication) -> None:
 
 def start(argv: Sequence[str]) -> tuple[QApplication, QMainWindow | None]:
     """Everything up to a shown main window (None, after telling the user why, if the store cannot open)."""
+    from gpuconfig.core.catalog.schema import SchemaError
     from gpuconfig.core.catalog.store import StoreError, open_default_store
     from gpuconfig.ui.main_window import MainWindow
 
     app = create_application(argv)
     try:
         store = open_default_store()
-    except StoreError as exc:
+    except (StoreError, SchemaError) as exc:
         from PySide6.QtWidgets import QMessageBox
 
         QMessageBox.critical(None, "gpuconfig", str(exc))

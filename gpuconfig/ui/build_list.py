@@ -15,12 +15,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpuconfig.core.build.model import MAX_COUNT
 from gpuconfig.core.build.sheet import Sheet, SheetLine
 from gpuconfig.core.money import format_money
 from gpuconfig.ui.theme import Colors
 
 KIND, PART, SPECS, COUNT, UNIT, TOTAL, ACTIONS = range(7)
-MAX_COUNT = 64
 MIN_HEIGHT, MAX_HEIGHT = 120, 460
 
 

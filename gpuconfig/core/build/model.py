@@ -8,7 +8,6 @@ hand-written file only needs ids.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -16,12 +15,14 @@ from typing import Any
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.money import ExchangeRate, convert_price
+from gpuconfig.core.user_files import UserFileError, read_json
 
 FORMAT = "gpuconfig-build"
 VERSION = 1
 # The order lines are listed in, and the kinds a build may hold.
 ROLES = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "dock")
 DEFAULT_CIRCUIT = "us-120v-15a"
+MAX_COUNT = 64  # of one part in one build: the Build tab's count box goes no higher
 
 
 class BuildError(ValueError):
@@ -91,8 +92,10 @@ def build_from_json(data: Any, where: str = "build") -> Build:
     if data.get("format", FORMAT) != FORMAT:
         raise BuildError(f"{where}: format {data.get('format')!r} is not a gpuconfig build")
     version = data.get("version", VERSION)
-    if not isinstance(version, int) or version > VERSION:
-        raise BuildError(f"{where}: version {version!r} is newer than this gpuconfig reads ({VERSION})")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise BuildError(f"{where}: version must be a whole number such as {VERSION}, not {version!r}")
+    if version > VERSION:
+        raise BuildError(f"{where}: version {version} is newer than this gpuconfig reads ({VERSION})")
     parts = data.get("parts")
     if not isinstance(parts, list) or not parts:
         raise BuildError(f"{where}: 'parts' must be a non-empty list of {{'id': ..., 'count': ...}}")
@@ -103,8 +106,8 @@ def build_from_json(data: Any, where: str = "build") -> Build:
         if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not raw["id"].strip():
             raise BuildError(f"{where}: parts[{i}]: needs an 'id' (a catalog id)")
         count = raw.get("count", 1)
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise BuildError(f"{where}: parts[{i}].count: must be a whole number of at least 1, not {count!r}")
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+            raise BuildError(f"{where}: parts[{i}].count: must be a whole number from 1 to {MAX_COUNT}, not {count!r}")
         lines.append(BuildLine(raw["id"].strip(), count))
     currency = data.get("currency", "USD")
     if currency not in CURRENCIES:
@@ -147,15 +150,9 @@ def _laptop(raw: Any, where: str) -> dict[str, Any]:
 def read_build(path: Path) -> Build:
     """A build file from disk, or BuildError naming the file and what is wrong with it."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise BuildError(f"{path}: no such file") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BuildError(f"{path}: cannot be read: {exc}") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BuildError(f"{path}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from exc
+        data = read_json(Path(path))
+    except UserFileError as exc:
+        raise BuildError(str(exc)) from exc
     return build_from_json(data, str(path))
 
 
