@@ -35,7 +35,9 @@ def _records(name: str, text: str) -> Iterator[tuple[int, list[str]]]:
         except StopIteration:
             return
         except csv.Error as exc:
-            raise _fail(name, line, "", f"not valid CSV: {exc}") from None
+            if reader.line_num <= line:
+                raise _fail(name, line, "", f"not valid CSV: {exc}") from None
+            record = []  # the file ended inside a quote
         if reader.line_num > line:
             raise _fail(name, line, "", "a quote opened on this line is not closed on it")
         if record:  # a blank line
