@@ -16,13 +16,13 @@ from typing import Any
 from gpuconfig.core.catalog.model import Part, Price, Source
 from gpuconfig.core.catalog.schema import (
     CURRENCIES,
-    SCHEMA_FILE,
     FieldSpec,
     KindSpec,
     Schema,
     SchemaError,
     parse_schema,
 )
+from gpuconfig.core.catalog.schema import SCHEMA_FILE as SCHEMA_FILE  # where the store looks for it
 from gpuconfig.core.user_files import UserFileError, parse_toml, read_text
 
 CURRENCY_FILE = "currency.toml"
