@@ -144,6 +144,8 @@ def _cmd_catalog_check(args: argparse.Namespace) -> int:
     from gpuconfig.core.paths import catalog_dir
 
     directory = Path(args.dir) if args.dir else catalog_dir()
+    if not directory.is_dir():
+        raise UsageError(f"--dir {directory}: no such folder")
     try:
         loaded = load_catalog(directory)
     except CatalogError as exc:

@@ -109,6 +109,11 @@ def test_a_broken_catalog_file_is_named_by_catalog_check(catalog_copy: Path, cha
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
 
 
+def test_catalog_check_of_a_folder_that_is_not_there(tmp_path: Path) -> None:
+    result = run("catalog", "check", "--dir", str(tmp_path / "nowhere"))
+    assert result.returncode == 2 and result.stderr == f"gpuconfig: --dir {tmp_path / 'nowhere'}: no such folder\n"
+
+
 def test_a_broken_schema_keeps_the_last_good_catalog(tmp_path: Path, catalog_copy: Path) -> None:
     CatalogStore.open(tmp_path / "db.sqlite3", catalog_copy).close()
     (catalog_copy / "schema.toml").write_text("[kinds]\ngpu = 1\n", encoding="utf-8")
