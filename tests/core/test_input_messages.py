@@ -32,6 +32,14 @@ def test_a_config_size_of_the_wrong_type_or_sign_is_bad_input(tmp_path: Path, va
     assert result.stderr == (f"gpuconfig: model: {path}: n_layer: expected a whole number of at least 1, got {shown}\n")
 
 
+def test_a_wrong_type_the_trace_finds_is_named_whole_and_bad_input(tmp_path: Path) -> None:
+    path = _config(tmp_path, "gpt2", n_positions="x")  # not a size gpuconfig checks: transformers' check says it
+    result = run("estimate", "--model", str(path), "--seq", "64", "--device", "cpu", "--no-cache")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "n_positions" in result.stderr and "expected int, got str (value: 'x')" in result.stderr
+
+
 @pytest.mark.parametrize(
     ("model", "key", "value", "expected"),
     [
