@@ -11,6 +11,12 @@ def main() -> int:
 
         sys.stdout = sys.stdout or open(os.devnull, "w")  # noqa: SIM115
         sys.stderr = sys.stderr or open(os.devnull, "w")  # noqa: SIM115
+    from gpuconfig.probe.nvml_guard import FLAG as CHECK_NVML
+
+    if sys.argv[1:2] == [CHECK_NVML]:  # the app asking itself, in a child, whether NVML starts safely
+        from gpuconfig.probe.nvml_guard import main as check_nvml
+
+        return check_nvml()
     if sys.argv[1:2] == ["--self-test"]:
         from gpuconfig.selftest import main as self_test
 
@@ -23,6 +29,12 @@ def main() -> int:
 
 
 def main_gui() -> int:
+    from gpuconfig.ui.can_start import start_problem
+
+    problem = start_problem()
+    if problem:  # Qt would abort with a page of its own text: say what is missing, in one line
+        print(problem, file=sys.stderr)
+        return 2
     from gpuconfig.ui.app import run
 
     return run(sys.argv)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig import __version__
-from gpuconfig.core.catalog.schema import CURRENCIES
+from gpuconfig.core.catalog.schema import CURRENCIES, SchemaError
 
 EXIT_OK, EXIT_VERDICT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_BROKEN_PIPE = 141  # what a shell reports for a Unix tool ended by SIGPIPE (128 + 13)
@@ -27,13 +27,9 @@ class UsageError(Exception):
 
 
 def _store() -> Any:
-    from gpuconfig.core.catalog.schema import SchemaError
-    from gpuconfig.core.catalog.store import StoreError, open_default_store
+    from gpuconfig.core.catalog.store import open_default_store
 
-    try:
-        store = open_default_store()
-    except (StoreError, SchemaError) as exc:
-        raise UsageError(str(exc)) from exc
+    store = open_default_store()  # a StoreError is reported by main()
     if store.last_refresh.error:
         print(
             f"gpuconfig: catalog files not loaded, using the last good catalog: {store.last_refresh.error}",
@@ -42,9 +38,15 @@ def _store() -> Any:
     return store
 
 
+def _json_text(data: Any) -> str:
+    """Strict JSON, as every JSON the command line writes (a figure that is not finite is written null)."""
+    from gpuconfig.core.numbers import finite_or_none
+
+    return json.dumps(finite_or_none(data), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
 def _print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    sys.stdout.write(_json_text(data))
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
@@ -613,7 +615,7 @@ def _cmd_guide(args: argparse.Namespace) -> int:
     except (BuildError, CompatTableError, UserFileError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     if args.format == "json":
-        text = json.dumps(guide_record(guide), ensure_ascii=False, indent=2) + "\n"
+        text = _json_text(guide_record(guide))
     else:
         text = guide_markdown(guide) if args.format == "md" else guide_html(guide)
     if args.output:
@@ -621,6 +623,38 @@ def _cmd_guide(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return EXIT_VERDICT_FAILED if any(f.severity == "fail" for f in guide.findings) else EXIT_OK
+
+
+def _cmd_data_repair(args: argparse.Namespace) -> int:
+    from gpuconfig.core.catalog.store import default_store_path, repair_store, shipped_catalog
+    from gpuconfig.probe.history import default_history_path, repair_history
+
+    store, history = default_store_path(), default_history_path()
+    done = [(store, repair_store(store, shipped_catalog())), (history, repair_history(history))]
+    if args.json:
+        _print_json([_repair_record(path, repair) for path, repair in done])
+        return EXIT_OK
+    for path, repair in done:
+        if repair is None:
+            print(f"{path}: sound, left as it is")
+            continue
+        kept = ", ".join(f"{count} {table}" for table, count in repair.kept.items() if count) or "nothing"
+        print(f"{path}: rebuilt; the damaged file is kept as {repair.backup}; copied over: {kept}")
+        for line in repair.lost:
+            print(f"  not kept: {line}")
+    return EXIT_OK
+
+
+def _repair_record(path: Path, repair: Any) -> dict[str, Any]:
+    if repair is None:
+        return {"file": str(path), "repaired": False}
+    return {
+        "file": str(path),
+        "repaired": True,
+        "moved_to": str(repair.backup),
+        "kept": repair.kept,
+        "not_kept": list(repair.lost),
+    }
 
 
 class _Parser(argparse.ArgumentParser):
@@ -749,6 +783,14 @@ def build_parser() -> argparse.ArgumentParser:
     probe.add_argument("--json", metavar="FILE", help="write the whole run as JSON ('-' for stdout)")
     probe.add_argument("--html", metavar="FILE", help="write a report as HTML")
     probe.set_defaults(handler=_cmd_probe)
+
+    data = commands.add_parser("data", help="your own data: saved builds, prices, settings, probe history")
+    data_actions = data.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
+    repair = data_actions.add_parser(
+        "repair", help="move a damaged database aside, rebuild it and copy over what can still be read"
+    )
+    repair.add_argument("--json", action="store_true")
+    repair.set_defaults(handler=_cmd_data_repair)
     return parser
 
 
@@ -758,12 +800,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_OK
+    from gpuconfig.core.database import DamagedDatabase, StoreError
+
     try:
         code = int(args.handler(args))
         sys.stdout.flush()  # a closed pipe shows here, where it can be handled, not at exit
         return code
     except UsageError as exc:
         print(f"gpuconfig: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (StoreError, SchemaError) as exc:  # no database to work on, or no catalog schema to read it
+        repair = "; `gpuconfig data repair` moves it aside and rebuilds it, keeping what can be read"
+        print(f"gpuconfig: {exc}{repair if isinstance(exc, DamagedDatabase) else ''}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # The reader left (`gpuconfig ... --json | head`): stop quietly, and let nothing flush into the pipe.

@@ -1,11 +1,11 @@
 """`gpuconfig --self-test`: whether this installation works, checked the way a user would use it.
 
 Offscreen and in a temporary data folder (the user's database, settings and trace cache are not touched),
-it loads the catalog, checks the shipped files, opens every tab, runs a real estimate (a small model
-traced by a Python with torch, answered by the instant tier for a catalog GPU) and a quick CPU benchmark
-through that Python. Each step is printed as it ends and the whole run is written as JSON. Exit 0 when
-nothing failed (a step with no Python with torch to run in is skipped, with the reason), 1 otherwise,
-with the first failure's reason as the last line on stderr.
+it reads the NVIDIA driver's library (NVML) without risking a crash, loads the catalog, checks the shipped
+files, opens every tab, runs a real estimate (a small model traced by a Python with torch, answered by the
+instant tier for a catalog GPU) and a quick CPU benchmark through that Python. Each step is printed as it
+ends and the whole run is written as JSON. Exit 0 when nothing failed (a step with no Python with torch to
+run in is skipped, with the reason), 1 otherwise, with the first failure's reason as the last line on stderr.
 """
 
 from __future__ import annotations
@@ -123,6 +123,7 @@ def self_test(python: str | None, shots: Path) -> Run:
         return result.status == "passed"
 
     step("version", lambda: _version())
+    step("nvidia", lambda: _nvidia())
     if step("catalog", lambda: _catalog(state)):
         step("files", lambda: _files())
         step("tabs", lambda: _tabs(state, shots, run.files))
@@ -152,6 +153,23 @@ class CheckFailed(Exception):
 def _version() -> str:
     where = f"installed app in {pythons.bundle_dir()}" if pythons.frozen() else f"Python at {sys.executable}"
     return f"gpuconfig {__version__}, Python {platform.python_version()}, {platform.system()}; {where}"
+
+
+def _nvidia() -> str:
+    """What NVML says of this machine's NVIDIA GPUs, read as the probe reads it. No driver is an answer;
+    a library that crashes or hangs when NVML starts fails the step (the probe can show no GPU then)."""
+    from gpuconfig.probe import nvml, nvml_guard
+    from gpuconfig.probe.model import Unavailable
+
+    crashed = nvml_guard.problem()
+    if crashed:
+        raise CheckFailed(f"NVML unavailable: {crashed}")
+    session = nvml.Nvml.open()
+    if isinstance(session, Unavailable):
+        return f"no NVIDIA GPU: {session.reason}"
+    with session:
+        count, driver = session.device_count(), nvml.call("nvmlSystemGetDriverVersion")
+    return f"NVML sees {count} NVIDIA GPU(s), driver {driver}"
 
 
 def _catalog(state: dict[str, Any]) -> str:

@@ -4,23 +4,55 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from gpuconfig.core.catalog.store import CatalogStore
-from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.paths import DATA_DIR_ENV, catalog_dir
 
 # GUI tests draw offscreen: no display is needed, and none is touched where one exists.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# Until a test's own data folder is set, gpuconfig's data folder (and the XDG folders platformdirs would
+# fall back to) point into a sandbox of this run, which must stay empty: whatever lands there was written
+# by a module or session fixture, or at import, outside any test's temporary folder.
+SANDBOX = Path(tempfile.mkdtemp(prefix="gpuconfig-tests-"))
+OUTSIDE_ANY_TEST = SANDBOX / "data-outside-any-test"
+os.environ[DATA_DIR_ENV] = str(OUTSIDE_ANY_TEST)
+for variable in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+    os.environ[variable] = str(SANDBOX / variable.lower())
+
+
+def _written_outside_tests() -> list[str]:
+    folders = [OUTSIDE_ANY_TEST, *(SANDBOX / name / "gpuconfig" for name in ("xdg_data_home", "xdg_config_home"))]
+    return sorted(str(path) for folder in folders if folder.exists() for path in [folder, *folder.rglob("*")])
+
 
 @pytest.fixture(autouse=True)
-def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Each test's own data folder; fails the test when something wrote outside every test's folder."""
+    stray = _written_outside_tests()
+    if stray:
+        for folder in (OUTSIDE_ANY_TEST, SANDBOX / "xdg_data_home", SANDBOX / "xdg_config_home"):
+            shutil.rmtree(folder, ignore_errors=True)
+        pytest.fail(f"written outside any test's temporary data folder (a module fixture or an import?): {stray[:5]}")
     data = tmp_path / "user-data"
-    monkeypatch.setenv("GPUCONFIG_DATA_DIR", str(data))
-    return data
+    monkeypatch.setenv(DATA_DIR_ENV, str(data))
+    yield data
+    stray = _written_outside_tests()
+    assert stray == [], f"the test wrote outside its temporary data folder: {stray[:5]}"
+
+
+@pytest.fixture(scope="module")
+def module_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A data folder for a module's fixtures (a trace shared by the module's tests)."""
+    data = tmp_path_factory.mktemp("module-data")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(DATA_DIR_ENV, str(data))
+        yield data
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The dependency rule (DESIGN.md): core and probe never import Qt or torch; the GUI never imports torch."""
+"""The dependency rule: core and probe never import Qt or torch; the GUI never imports torch."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpuconfig.core.catalog.model import Price
+from gpuconfig.core.numbers import MAX_AMOUNT, NumberError, checked_amount
 
 SYMBOLS = {"USD": "$", "CNY": "¥"}
 
@@ -58,15 +59,27 @@ def load_shipped_rate(path: Path) -> ExchangeRate | None:
         )
     except (tomllib.TOMLDecodeError, KeyError, IndexError, TypeError, ValueError) as exc:
         raise ExchangeRateError(f"{path.name}: not a valid [[rate]] table: {exc}") from exc
-    if rate.rate <= 0:
-        raise ExchangeRateError(f"{path.name}: rate must be positive, got {rate.rate}")
+    try:
+        checked_rate(rate.rate)
+    except ExchangeRateError as exc:
+        raise ExchangeRateError(f"{path.name}: {exc}") from None
     return rate
 
 
-def user_rate(rate: float, base: str = "USD", quote: str = "CNY") -> ExchangeRate:
-    if not rate > 0:
-        raise ExchangeRateError(f"exchange rate must be a positive number, got {rate}")
-    return ExchangeRate(base, quote, rate, dt.date.today().isoformat(), "set by you", user_set=True)
+def checked_rate(rate: object) -> float:
+    """A usable rate: one unit of either currency buys a valid amount (numbers.checked_amount) of the other."""
+    try:
+        value = checked_amount(rate)
+    except NumberError as exc:
+        raise ExchangeRateError(f"exchange rate {exc}") from None
+    if value < 1 / MAX_AMOUNT:
+        raise ExchangeRateError(f"exchange rate must be at least {1 / MAX_AMOUNT:g}, got {value!r}")
+    return value
+
+
+def user_rate(rate: object, base: str = "USD", quote: str = "CNY") -> ExchangeRate:
+    value = checked_rate(rate)
+    return ExchangeRate(base, quote, value, dt.date.today().isoformat(), "set by you", user_set=True)
 
 
 def convert_price(price: Price, currency: str, rate: ExchangeRate | None) -> float | None:

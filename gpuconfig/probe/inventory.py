@@ -288,7 +288,7 @@ def pcie_link(bus_id: str, sysfs_root: Path = SYSFS) -> dict[str, Any]:
     """A PCI device's link from Linux sysfs (readable without root), and the links of the bridges above it.
 
     The GPU's own link can read x16 while a Thunderbolt tunnel or a switch above it is narrower, so the
-    upstream chain is listed too (research/probe.md 3.4).
+    upstream chain is listed too (a tunnel's bridge reads 2.5GT/s x1 under a GPU at x16: ewagner12/all-ways-egpu#37).
     """
     if sysfs_root == SYSFS and not LINUX:
         return unavailable(f"PCIe links are read from Linux sysfs; not available on {platform.system()}")

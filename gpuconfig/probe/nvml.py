@@ -28,6 +28,7 @@ from typing import Any
 
 import pynvml
 
+from gpuconfig.probe import nvml_guard
 from gpuconfig.probe.model import Unavailable, is_unavailable, unavailable
 
 RECORDING_FORMAT = "gpuconfig.nvml-recording/1"
@@ -187,7 +188,11 @@ class Nvml:
 
     @classmethod
     def open(cls) -> Nvml | Unavailable:
-        """An NVML session, or why NVML cannot be used on this machine."""
+        """An NVML session, or why NVML cannot be used on this machine (or safely in this process: a
+        library that crashes a child started first is never started here, nvml_guard.py)."""
+        crashed = nvml_guard.problem()
+        if crashed:
+            return Unavailable(crashed)
         started = call("nvmlInit")
         if isinstance(started, Unavailable):
             return started
@@ -273,6 +278,11 @@ def _compute_capability(value: Sequence[int]) -> str:
     return f"{int(major)}.{int(minor)}"
 
 
+def _pci_id(value: int) -> str:
+    # nvml.h nvmlPciInfo_t: pciDeviceId is device << 16 | vendor, pciSubSystemId likewise; shown as nvidia-smi does.
+    return f"0x{int(value) & 0xFFFFFFFF:08X}"
+
+
 def sysfs_bus_id(bus_id: str) -> str:
     """NVML's PCI bus id ('00000000:3B:00.0') in the form Linux sysfs uses ('0000:3b:00.0')."""
     domain, rest = bus_id.strip().split(":", 1)
@@ -317,6 +327,8 @@ def facts_from_raw(raw: Mapping[str, Any]) -> dict[str, Any]:
         "name": _field(raw, ("nvmlDeviceGetName",), str),
         "uuid": _field(raw, ("nvmlDeviceGetUUID",), str),
         "pci_bus_id": _field(raw, ("nvmlDeviceGetPciInfo",), lambda v: sysfs_bus_id(v["busId"])),
+        "pci_device_id": _field(raw, ("nvmlDeviceGetPciInfo",), lambda v: _pci_id(v["pciDeviceId"])),
+        "pci_subsystem_id": _field(raw, ("nvmlDeviceGetPciInfo",), lambda v: _pci_id(v["pciSubSystemId"])),
         "memory_total_bytes": _field(raw, ("nvmlDeviceGetMemoryInfo",), lambda v: int(v["total"])),
         "driver_version": _field(raw, ("nvmlSystemGetDriverVersion",), str),
         "cuda_driver_version": _field(raw, ("nvmlSystemGetCudaDriverVersion_v2",), _cuda_version),

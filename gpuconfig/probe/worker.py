@@ -980,6 +980,8 @@ def torch_facts(device: torch.device) -> dict[str, Any]:
                 "capability": f"{props.major}.{props.minor}",
                 "memory_bytes": int(props.total_memory),
                 "multiprocessors": int(props.multi_processor_count),
+                # The join with NVML's GPU (whose numbering differs); torch < 2.0 has no uuid.
+                "uuid": str(props.uuid) if getattr(props, "uuid", None) is not None else None,
             }
         )
         arch = str(getattr(props, "gcnArchName", "")) if torch.version.hip else ""

@@ -41,12 +41,20 @@ def _install_translations(app: QApplication) -> None:
 def start(argv: Sequence[str]) -> tuple[QApplication, QMainWindow | None]:
     """Everything up to a shown main window (None, after telling the user why, if the store cannot open)."""
     from gpuconfig.core.catalog.schema import SchemaError
-    from gpuconfig.core.catalog.store import StoreError, open_default_store
+    from gpuconfig.core.catalog.store import open_default_store
+    from gpuconfig.core.database import DamagedDatabase, StoreError
     from gpuconfig.ui.main_window import MainWindow
 
     app = create_application(argv)
     try:
         store = open_default_store()
+    except DamagedDatabase as exc:
+        from gpuconfig.ui.store_repair import repaired_store
+
+        repaired = repaired_store(exc)
+        if repaired is None:
+            return app, None
+        store = repaired
     except (StoreError, SchemaError) as exc:
         from PySide6.QtWidgets import QMessageBox
 

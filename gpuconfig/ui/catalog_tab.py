@@ -31,6 +31,7 @@ from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.prices import PriceListError, read_price_list
 from gpuconfig.core.catalog.query import PartFilter
 from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.numbers import MAX_AMOUNT
 from gpuconfig.ui.catalog_filters import CatalogFilterBar
 from gpuconfig.ui.catalog_model import PartTableModel
 from gpuconfig.ui.compare_dialog import MAX_PARTS, MIN_PARTS, CompareDialog
@@ -44,7 +45,7 @@ class _PriceDelegate(QStyledItemDelegate):
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Any) -> QWidget:
         editor = QDoubleSpinBox(parent)
-        editor.setRange(0.01, 100_000_000)
+        editor.setRange(0.01, MAX_AMOUNT)
         editor.setDecimals(2)
         editor.setFrame(False)
         return editor

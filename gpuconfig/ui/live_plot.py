@@ -2,7 +2,7 @@
 
 The sampler records on its own thread into ring buffers; this widget only reads a snapshot per display
 tick and hands each curve its arrays with `setData` (never clearing or re-adding items per frame, which
-leaks in pyqtgraph: ../shared/research/ecosystem.md §4). Benchmark phases are vertical lines on the time
+leaks in pyqtgraph: pyqtgraph/pyqtgraph#2348, #2665, #2672). Benchmark phases are vertical lines on the time
 axis, named on the top plot.
 """
 

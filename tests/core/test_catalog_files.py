@@ -53,7 +53,7 @@ def test_zero_is_rejected_because_missing_figures_are_left_out(catalog_copy: Pat
     gpu = catalog_copy / "gpu.toml"
     number, _ = _first_row_key(gpu, "tdp_w")
     _replace_line(gpu, number, "tdp_w = 0")
-    assert str(_error(catalog_copy)).startswith(f"gpu.toml:{number}: tdp_w: must be positive")
+    assert str(_error(catalog_copy)).startswith(f"gpu.toml:{number}: tdp_w: must be a positive number")
 
 
 def test_toml_syntax_error_names_the_line(catalog_copy: Path) -> None:

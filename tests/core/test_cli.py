@@ -156,4 +156,4 @@ def test_check_reports_every_problem(catalog_copy: Path) -> None:
     result = run("catalog", "check", "--dir", str(catalog_copy))
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 2
-    assert all(": tdp_w: must be positive" in line for line in result.stderr.strip().splitlines())
+    assert all(": tdp_w: must be a positive number" in line for line in result.stderr.strip().splitlines())

@@ -4,6 +4,7 @@ slowdown from a real trace, and a real measurement on the CPU."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +76,7 @@ def test_a_workloads_slowdown_counts_the_bytes_its_steps_copy(tmp_path: Path) ->
 def test_measure_on_this_machine_runs_the_worker_and_says_no_link_was_crossed() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "gpuconfig", "egpu", "--port", "TB3", "--measure", "--json"],
+        env={**os.environ, "CUDA_VISIBLE_DEVICES": ""},  # no CUDA device, on a machine with a GPU too
         capture_output=True,
         text=True,
         timeout=300,

@@ -234,7 +234,8 @@ def test_a_cpu_only_torch_on_a_machine_with_nvidia_gpus(
     # The fixture's GPUs are 9.0 and 8.9 on a 550.54.15 driver: cu126 is the newest build that driver runs.
     assert guide.choice.build.variant == "cu126" and guide.choice.driver_ok
     warned = findings(guide, "warn")
-    assert any("cuda:0: PCIe link: PCIe 1.0 x16 of 5.0 x16" in text for text in warned), warned
+    # A CPU-only torch has no cuda:0: the GPU is named as nvidia-smi numbers it.
+    assert any("GPU 0: PCIe link: PCIe 1.0 x16 of 5.0 x16" in text for text in warned), warned
 
 
 def test_torch_built_for_a_newer_cuda_than_the_driver(recorded_devices: list[dict[str, Any]]) -> None:

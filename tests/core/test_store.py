@@ -10,7 +10,8 @@ import pytest
 
 from gpuconfig.core.build.model import Build, BuildError, BuildLine
 from gpuconfig.core.catalog.prices import PriceListError, read_price_list
-from gpuconfig.core.catalog.store import MIGRATIONS, SCHEMA_VERSION, CatalogStore, StoreError, _apply
+from gpuconfig.core.catalog.store import MIGRATIONS, SCHEMA_VERSION, CatalogStore
+from gpuconfig.core.database import StoreError, migrate
 
 
 def _priced_gpu(store: CatalogStore) -> str:
@@ -90,7 +91,7 @@ def test_malformed_file_keeps_the_last_good_catalog(store: CatalogStore, catalog
     gpu.write_text(gpu.read_text(encoding="utf-8").replace("tdp_w = ", "tdp_w = -", 1), encoding="utf-8")
     result = store.refresh()
     assert not result.rebuilt
-    assert re.match(r"gpu\.toml:\d+: tdp_w: must be positive", result.error)
+    assert re.match(r"gpu\.toml:\d+: tdp_w: must be a positive number", result.error)
     assert {p.id: p for p in store.parts("gpu")} == before
 
 
@@ -170,7 +171,7 @@ def test_new_database_is_at_the_current_schema_version(store: CatalogStore, tmp_
 def test_older_database_is_migrated_keeping_user_data(tmp_path: Path, catalog_copy: Path) -> None:
     db = tmp_path / "old.sqlite3"
     connection = sqlite3.connect(db, isolation_level=None)
-    _apply(connection, MIGRATIONS[0], 1)
+    migrate(connection, db, MIGRATIONS[:1])
     connection.execute("INSERT INTO price_overrides VALUES ('some-part', 10, 'USD', '2026-01-01')")
     connection.close()
     store = CatalogStore.open(db, catalog_copy)
@@ -260,8 +261,8 @@ def test_a_damaged_saved_build_gives_a_clear_error(store: CatalogStore, tmp_path
 def test_database_before_saved_builds_is_migrated_keeping_its_data(tmp_path: Path, catalog_copy: Path) -> None:
     db = tmp_path / "v2.sqlite3"
     connection = sqlite3.connect(db, isolation_level=None)
-    _apply(connection, MIGRATIONS[0], 1)
-    _apply(connection, MIGRATIONS[1], 2)
+    migrate(connection, db, MIGRATIONS[:1])
+    migrate(connection, db, MIGRATIONS[:2])
     connection.execute("INSERT INTO settings VALUES ('theme', 'dark')")
     connection.execute("INSERT INTO price_lists (name, imported) VALUES ('shop', '2026-01-01')")
     connection.close()

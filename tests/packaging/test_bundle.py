@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from gpuconfig import __version__
+from tests.probe.fake_nvml import build
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = Path(os.environ.get("GPUCONFIG_BUNDLE", ROOT / "dist" / "gpuconfig"))
@@ -50,7 +51,7 @@ def test_the_self_test_passes_from_the_built_folder(tmp_path: Path) -> None:
     run = json.loads(out.read_text(encoding="utf-8"))
     assert run["frozen"] is True and run["passed"] is True
     steps = {step["name"]: step for step in run["steps"]}
-    assert list(steps) == ["version", "catalog", "files", "tabs", "python", "estimate", "probe"]
+    assert list(steps) == ["version", "nvidia", "catalog", "files", "tabs", "python", "estimate", "probe"]
     assert all(step["status"] == "passed" for step in steps.values()), steps
     assert "6 tabs opened and drawn" in steps["tabs"]["detail"]
     assert "399,370 parameters" in steps["estimate"]["detail"]
@@ -70,6 +71,18 @@ def test_the_self_test_fails_with_the_reason_when_the_catalog_is_missing(tmp_pat
     assert last == f"gpuconfig self-test failed: catalog: the catalog data is missing: no folder {catalog}"
     steps = {step["name"]: step["status"] for step in json.loads(out.read_text(encoding="utf-8"))["steps"]}
     assert steps["catalog"] == "failed" and "tabs" not in steps  # nothing opened on a missing catalog
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the stand-in NVIDIA library is a Linux .so")
+def test_the_bundle_asks_itself_whether_nvml_starts_and_survives_a_crashing_library(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The installed app has no Python to run `-c` in: it runs itself with --check-nvml (nvml_guard.py).
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(build(tmp_path, crash=True)))
+    done = _run(EXECUTABLE, "egpu", "--json")
+    assert done.returncode == 0, done.stderr
+    gpus = json.loads(done.stdout)["detected"]["gpus"]
+    assert gpus["unavailable"].startswith("the NVIDIA library (libnvidia-ml) crashed (signal 11, SIGSEGV)")
 
 
 def test_the_bundle_carries_no_torch_and_no_unused_qt() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ LORA_8B = Workload("llama-3-8b", task="lora", seq=2048, precision="bf16", checkp
 
 
 @pytest.fixture(scope="module")
-def lora_fit() -> Any:
+def lora_fit(module_data_dir: Path) -> Any:
     return prepare(LORA_8B)
 
 
@@ -145,7 +146,9 @@ def test_cli_recommend_70b_full_finetune_on_a_small_budget_says_what_it_would_ta
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--budget", "-1"], "budget: must be a positive amount"),
+        (["--budget", "-1"], "budget: must be a positive number"),
+        (["--budget", "inf"], "budget: must be a finite number, got inf"),
+        (["--electricity", "nan"], "electricity: must be a finite number, got nan"),
         (["--circuit", "moon"], "--circuit: 'moon' is not one of"),
         (["--own", "no-such-part"], "--own: 'no-such-part' is not in the catalog"),
         (["--max-gpus", "12"], "max_gpus: one machine holds 1 to 8 GPUs"),

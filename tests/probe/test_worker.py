@@ -34,7 +34,8 @@ def by_name(outcome: SuiteOutcome) -> dict[str, list[BenchmarkResult]]:
     return grouped
 
 
-def test_matmul_and_memory_bandwidth_on_this_cpu() -> None:
+def test_matmul_and_memory_bandwidth_on_this_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # the CPU path, on a machine with a GPU too
     seen: list[tuple[int, int, str]] = []
     outcome = run_suite(
         "quick",
@@ -101,7 +102,10 @@ def test_all_reduce_bus_bandwidth_between_two_cpu_ranks_started_by_torchrun() ->
         ("exhaust_memory", "out of memory: MemoryError"),
     ],
 )
-def test_a_crashing_worker_fails_one_benchmark_and_the_rest_still_run(name: str, words: str) -> None:
+def test_a_crashing_worker_fails_one_benchmark_and_the_rest_still_run(
+    name: str, words: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # the CPU path, on a machine with a GPU too
     outcome = run_suite("quick", only=["steady", name, "steady_after"], worker=FAILING)
     results = by_name(outcome)
     assert results["steady"][0].status == "ok"

@@ -233,6 +233,6 @@ def test_a_source_is_named_not_spelled_out() -> None:
         "ok",
         "",
         source="razer-core-x: Geektopia: La nueva Core X (launch report; 2018-05-22) (https://geektopia.es/x); "
-        "PSU calculators' rule of sizing for 50-80 % load (research/configurators.md A4)",
+        "PSU calculators' rule of sizing for 50-80 % load (Intel ATX12VO design guide 2.0)",
     )
     assert short_source(check.source) == "Geektopia · PSU calculators' rule of sizing…"

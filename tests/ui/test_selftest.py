@@ -33,13 +33,15 @@ def test_the_self_test_checks_every_part_and_leaves_the_users_data_alone(tmp_pat
     run = json.loads(out.read_text(encoding="utf-8"))
     steps = {step["name"]: step for step in run["steps"]}
     assert run["passed"] is True and run["frozen"] is False
-    assert [s["status"] for s in steps.values()] == ["passed"] * 7, steps
+    assert [s["status"] for s in steps.values()] == ["passed"] * 8, steps
+    # With or without an NVIDIA driver, what NVML answered, read without risking a crash.
+    assert steps["nvidia"]["detail"].startswith(("no NVIDIA GPU: ", "NVML sees ")), steps["nvidia"]
     assert steps["python"]["detail"].startswith(f"{sys.executable} (Python")
     assert "6 tabs opened and drawn (Catalog, Workload, Build, Probe, Guide, eGPU)" in steps["tabs"]["detail"]
     assert sorted(Path(f).name for f in run["files"])[0] == "self-test-0-catalog.png"
     # Each step's line on stdout, in order, and the report's place.
     lines = done.stdout.strip().splitlines()
-    assert [line.split()[1] for line in lines[:7]] == list(steps)
+    assert [line.split()[1] for line in lines[:8]] == list(steps)
     assert lines[-1] == f"wrote {out}"
     # It ran in a scratch folder: nothing of the user's (the database, the trace cache) was written.
     assert list(data.iterdir()) == []
@@ -63,6 +65,6 @@ def test_a_named_python_without_torch_fails_the_run_with_the_reason(tmp_path: Pa
     assert last == f"gpuconfig self-test failed: python: {without} (--python) has no torch"
     steps = {s["name"]: s["status"] for s in json.loads(out.read_text(encoding="utf-8"))["steps"]}
     assert steps == {
-        "version": "passed", "catalog": "passed", "files": "passed", "tabs": "passed",
+        "version": "passed", "nvidia": "passed", "catalog": "passed", "files": "passed", "tabs": "passed",
         "python": "failed", "estimate": "skipped", "probe": "skipped",
     }  # fmt: skip

@@ -15,6 +15,7 @@ from typing import Any
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.money import ExchangeRate, convert_price
+from gpuconfig.core.numbers import NumberError, checked_number
 from gpuconfig.core.user_files import UserFileError, read_json
 
 FORMAT = "gpuconfig-build"
@@ -22,7 +23,8 @@ VERSION = 1
 # The order lines are listed in, and the kinds a build may hold.
 ROLES = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "dock")
 DEFAULT_CIRCUIT = "us-120v-15a"
-MAX_COUNT = 64  # of one part in one build: the Build tab's count box goes no higher
+# The most of one part a build line holds (the Build tab's count box stops here too).
+MAX_COUNT = 64
 
 
 class BuildError(ValueError):
@@ -105,9 +107,10 @@ def build_from_json(data: Any, where: str = "build") -> Build:
             raw = {"id": raw}
         if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not raw["id"].strip():
             raise BuildError(f"{where}: parts[{i}]: needs an 'id' (a catalog id)")
-        count = raw.get("count", 1)
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-            raise BuildError(f"{where}: parts[{i}].count: must be a whole number from 1 to {MAX_COUNT}, not {count!r}")
+        try:
+            count = int(checked_number(raw.get("count", 1), integer=True, most=MAX_COUNT))
+        except NumberError as exc:
+            raise BuildError(f"{where}: parts[{i}].count: {exc}") from None
         lines.append(BuildLine(raw["id"].strip(), count))
     currency = data.get("currency", "USD")
     if currency not in CURRENCIES:

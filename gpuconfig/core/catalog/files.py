@@ -23,6 +23,7 @@ from gpuconfig.core.catalog.schema import (
     parse_schema,
 )
 from gpuconfig.core.catalog.schema import SCHEMA_FILE as SCHEMA_FILE  # where the store looks for it
+from gpuconfig.core.numbers import MAX_AMOUNT, MAX_QUANTITY, NumberError, checked_number
 from gpuconfig.core.user_files import UserFileError, parse_toml, read_text
 
 CURRENCY_FILE = "currency.toml"
@@ -155,13 +156,13 @@ class _RowChecker:
             return self.slots(key, value)
         raise AssertionError(spec.type)
 
-    def number(self, key: str, value: Any, *, integer: bool, zero_ok: bool = False) -> Any:
-        if isinstance(value, bool) or not isinstance(value, int | float) or (integer and isinstance(value, float)):
-            expected = "a whole number" if integer else "a number"
-            return self.fail(key, f"expected {expected}, got {value!r}")
-        if value < 0 or (value == 0 and not zero_ok):
-            return self.fail(key, f"must be positive, got {value!r} (leave a figure out if the part has none)")
-        return int(value) if integer else float(value)
+    def number(self, key: str, value: Any, *, integer: bool, zero_ok: bool = False, most: float = MAX_QUANTITY) -> Any:
+        try:
+            return checked_number(value, integer=integer, zero_ok=zero_ok, most=most)
+        except NumberError as exc:
+            negative = isinstance(value, int | float) and not isinstance(value, bool) and value <= 0
+            hint = " (leave a figure out if the part has none)" if negative else ""
+            return self.fail(key, f"{exc}{hint}")
 
     def slots(self, key: str, value: Any) -> Any:
         if not isinstance(value, list) or not value:
@@ -195,7 +196,7 @@ class _RowChecker:
         if set(value) - known:
             self.fail("price", f"unknown keys {sorted(set(value) - known)}")
             return None
-        amount = self.number("price", value.get("amount"), integer=False)
+        amount = self.number("price", value.get("amount"), integer=False, most=MAX_AMOUNT)
         currency = value.get("currency")
         date = _date_text(value.get("date"))
         source = value.get("source")

@@ -11,6 +11,7 @@ from pathlib import Path
 from gpuconfig.core.catalog.files import CatalogProblem
 from gpuconfig.core.catalog.model import Price
 from gpuconfig.core.catalog.schema import CURRENCIES
+from gpuconfig.core.numbers import NumberError, parsed_amount
 from gpuconfig.core.user_files import UserFileError, read_text
 
 PRICE_COLUMNS = ("id", "amount", "currency", "date", "source")
@@ -73,11 +74,9 @@ def parse_price_list(name: str, text: str, known_ids: set[str]) -> list[tuple[st
             raise fail(line, "id", f"{part_id!r} is priced twice")
         seen.add(part_id)
         try:
-            amount = float(row["amount"])
-        except ValueError:
-            raise fail(line, "amount", f"expected a number, got {row['amount']!r}") from None
-        if not amount > 0 or amount == float("inf"):
-            raise fail(line, "amount", f"must be a positive number, got {row['amount']!r}")
+            amount = parsed_amount(row["amount"])
+        except NumberError as exc:
+            raise fail(line, "amount", str(exc)) from None
         currency = row["currency"].strip().upper()
         if currency not in CURRENCIES:
             raise fail(line, "currency", f"must be one of {', '.join(CURRENCIES)}, got {row['currency']!r}")

@@ -11,7 +11,7 @@ import datetime as dt
 import json
 import sqlite3
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,17 @@ from gpuconfig.core.catalog.files import (
 )
 from gpuconfig.core.catalog.model import Part, Price, Source
 from gpuconfig.core.catalog.schema import CURRENCIES, Schema, parse_schema, schema_from_json, schema_to_json
-from gpuconfig.core.money import ExchangeRate, ExchangeRateError, load_shipped_rate, user_rate
+from gpuconfig.core.database import (
+    DamagedDatabase,
+    Repair,
+    StoreError,
+    connect,
+    repair,
+    unusable,
+    write_transaction,
+)
+from gpuconfig.core.money import ExchangeRate, ExchangeRateError, checked_rate, load_shipped_rate, user_rate
+from gpuconfig.core.numbers import NumberError, checked_amount
 
 DB_NAME = "gpuconfig.sqlite3"
 
@@ -85,10 +95,16 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-
-
-class StoreError(RuntimeError):
-    """The database cannot be used (for example, it was written by a newer gpuconfig)."""
+# The user's own tables, kept by a repair (a list before the prices that refer to it); the catalog
+# tables are rebuilt from the files instead.
+USER_TABLES = ("price_overrides", "price_lists", "imported_prices", "builds", "settings")
+RATE_SETTING = "usd_cny_rate"
+# The stored values checked when the database opens, with the checks they passed when entered.
+CHECKED_COLUMNS = {
+    "settings": ("key", "value"),
+    "price_overrides": ("part_id", "amount"),
+    "imported_prices": ("part_id", "amount"),
+}
 
 
 @dataclass(frozen=True)
@@ -98,18 +114,6 @@ class RefreshResult:
     rebuilt: bool
     part_count: int
     error: str = ""  # one line; the store kept its last good catalog
-
-
-@contextmanager
-def _immediate(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """A write transaction: committed whole, or rolled back whole on any error."""
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        yield connection
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
-    connection.execute("COMMIT")
 
 
 def _price_json(price: Price | None) -> str | None:
@@ -123,8 +127,9 @@ def _price_from_json(text: str | None) -> Price | None:
 class CatalogStore:
     """One open database. Use `CatalogStore.open()`; every write runs in a transaction."""
 
-    def __init__(self, connection: sqlite3.Connection, catalog_dir: Path) -> None:
+    def __init__(self, connection: sqlite3.Connection, path: Path, catalog_dir: Path) -> None:
         self._db = connection
+        self.path = path
         self.catalog_dir = catalog_dir
         # The schema of the loaded catalog; refresh() replaces it when the files change.
         stored = self._meta("schema")
@@ -137,20 +142,38 @@ class CatalogStore:
 
     @classmethod
     def open(cls, db_path: Path, catalog_dir: Path) -> CatalogStore:
-        """Open (creating or migrating) the database and bring its catalog up to date with the files."""
-        connection = sqlite3.connect(db_path, isolation_level=None)
-        connection.execute("PRAGMA foreign_keys = ON")
-        connection.execute("PRAGMA journal_mode = WAL")
-        _migrate(connection, db_path)
-        store = cls(connection, catalog_dir)
-        store.last_refresh = store.refresh()
+        """Open (creating or migrating) the database and bring its catalog up to date with the files.
+
+        DamagedDatabase when the file is damaged, cannot be written or holds a value no check lets in
+        (repair_store moves it aside and rebuilds it); StoreError when it is from a newer gpuconfig."""
+        connection = connect(db_path, MIGRATIONS)
+        try:
+            problem = _stored_problem(connection)
+            if problem is not None:
+                raise DamagedDatabase(db_path, problem)
+            store = cls(connection, db_path, catalog_dir)
+            store.last_refresh = store.refresh()
+        except sqlite3.Error as exc:
+            connection.close()
+            raise unusable(db_path, exc) from exc
+        except BaseException:
+            connection.close()
+            raise
         return store
 
     def close(self) -> None:
         self._db.close()
 
-    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
-        return _immediate(self._db)
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction; a file that turns out damaged or unwritable is named (DamagedDatabase)."""
+        try:
+            with write_transaction(self._db) as db:
+                yield db
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as exc:
+            raise unusable(self.path, exc) from exc
 
     # -- the catalog ------------------------------------------------------------------------------
 
@@ -276,14 +299,16 @@ class CatalogStore:
     def set_price_override(self, part_id: str, amount: float, currency: str) -> None:
         if currency not in CURRENCIES:
             raise ValueError(f"currency must be one of {', '.join(CURRENCIES)}, got {currency!r}")
-        if not amount > 0:
-            raise ValueError(f"a price must be positive, got {amount}")
+        try:
+            amount = checked_amount(amount)
+        except NumberError as exc:
+            raise NumberError(f"price: {exc}") from None
         if part_id not in self.part_ids():
             raise KeyError(f"no part with id {part_id!r}")
         with self._transaction() as db:
             db.execute(
                 "INSERT OR REPLACE INTO price_overrides VALUES (?, ?, ?, ?)",
-                (part_id, float(amount), currency, dt.date.today().isoformat()),
+                (part_id, amount, currency, dt.date.today().isoformat()),
             )
 
     def clear_price_override(self, part_id: str) -> bool:
@@ -369,9 +394,9 @@ class CatalogStore:
 
     def exchange_rate(self) -> ExchangeRate | None:
         """The user's USD→CNY rate if set, else the published one shipped with the catalog."""
-        mine = self.setting("usd_cny_rate")
+        mine = self.setting(RATE_SETTING)
         if mine is not None:
-            return user_rate(float(mine))
+            return user_rate(float(mine))  # checked when the store opened
         published = self._meta("published_rate")
         return ExchangeRate(**json.loads(published)) if published else None
 
@@ -379,33 +404,67 @@ class CatalogStore:
         """Set the user's USD→CNY rate; None goes back to the published one."""
         if rate is not None:
             user_rate(rate)  # validates
-        self.set_setting("usd_cny_rate", None if rate is None else repr(float(rate)))
+        self.set_setting(RATE_SETTING, None if rate is None else repr(float(rate)))
 
 
-def _migrate(connection: sqlite3.Connection, db_path: Path) -> None:
-    version = int(connection.execute("PRAGMA user_version").fetchone()[0])
-    if version > SCHEMA_VERSION:
-        raise StoreError(
-            f"{db_path}: database version {version} is newer than this gpuconfig understands "
-            f"({SCHEMA_VERSION}); update gpuconfig"
-        )
-    for target in range(version, SCHEMA_VERSION):
-        _apply(connection, MIGRATIONS[target], target + 1)
+def _stored_problem(connection: sqlite3.Connection) -> str | None:
+    """The first stored value no check would let in (settings and the user's prices: a few hundred rows)."""
+    for table, columns in CHECKED_COLUMNS.items():
+        for values in connection.execute(f"SELECT {', '.join(columns)} FROM {table}"):
+            problem = _row_problem(table, dict(zip(columns, values, strict=True)))
+            if problem is not None:
+                return problem
+    return None
 
 
-def _apply(connection: sqlite3.Connection, script: str, version: int) -> None:
-    with _immediate(connection):
-        for statement in (s.strip() for s in script.split(";")):
-            if statement:
-                connection.execute(statement)
-        connection.execute(f"PRAGMA user_version = {version}")
+def _row_problem(table: str, row: dict[str, Any]) -> str | None:
+    """Why a stored row cannot be used (one line), or None: the same checks as when it was entered."""
+    if table == "settings":
+        key, value = row["key"], row["value"]
+        if not isinstance(key, str) or not isinstance(value, str):
+            return f"setting {key!r} holds {value!r}, not text"
+        if key == RATE_SETTING:
+            try:
+                checked_rate(float(value))
+            except ExchangeRateError as exc:
+                return f"setting {key!r}: {exc}"
+            except ValueError:
+                return f"setting {key!r} holds {value!r}, not a number"
+    elif table in ("price_overrides", "imported_prices"):
+        try:
+            checked_amount(row["amount"])
+        except NumberError as exc:
+            return f"{table}: the price of {row['part_id']!r} {exc}"
+    return None
 
 
-def open_default_store() -> CatalogStore:
-    """The user's database under the platform data directory, with the shipped catalog."""
-    from gpuconfig.core.paths import catalog_dir, user_data_dir
+def repair_store(db_path: Path, catalog_dir: Path) -> Repair | None:
+    """Move a database that cannot be used aside and rebuild it, keeping every readable and sound row of
+    the user's tables; None (and nothing changed) when it opens as it is."""
+    try:
+        CatalogStore.open(db_path, catalog_dir).close()
+        return None
+    except DamagedDatabase:
+        pass
+    return repair(db_path, USER_TABLES, lambda: CatalogStore.open(db_path, catalog_dir)._db, _row_problem)
+
+
+def default_store_path() -> Path:
+    from gpuconfig.core.paths import user_data_dir
+
+    return user_data_dir() / DB_NAME
+
+
+def shipped_catalog() -> Path:
+    """The installed catalog files; StoreError when they are missing."""
+    from gpuconfig.core.paths import catalog_dir
 
     shipped = catalog_dir()
     if not (shipped / SCHEMA_FILE).is_file():
         raise StoreError(f"the catalog data is missing ({shipped / SCHEMA_FILE} not found): reinstall gpuconfig")
-    return CatalogStore.open(user_data_dir() / DB_NAME, shipped)
+    return shipped
+
+
+def open_default_store() -> CatalogStore:
+    """The user's database under the platform data directory, with the shipped catalog."""
+    return CatalogStore.open(default_store_path(), shipped_catalog())

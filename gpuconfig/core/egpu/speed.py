@@ -2,8 +2,7 @@
 workload from the bytes that cross the link each step, and a measurement judged against the link.
 
 The slowdown is not a flat percentage: a LoRA step of a language model sends a few kilobytes of token ids
-and loses nothing measurable, an image model at batch 256 sends hundreds of megabytes and can lose a third
-(research/probe.md 4.5).
+and loses nothing measurable, an image model at batch 256 sends hundreds of megabytes and can lose a third.
 """
 
 from __future__ import annotations
@@ -24,14 +23,17 @@ STREAM_SOURCE = (
     "(https://pytorch.org/tutorials/intermediate/pinmem_nonblock.html); meta-pytorch/torchrec#3485 "
     "('without this side stream the data transfer runs on current (main) stream')"
 )
-LINK_FIGURES = "research/probe.md 4.3 (host-to-device by link type)"
+LINK_FIGURES = "catalog/egpu.toml [links]: host-to-device rates measured over each link, each with its source"
 # Causes of a slow eGPU link that no reading rules out.
 GENERAL_CAUSES = (
     "The port: laptops often wire only some USB-C ports to the Thunderbolt/USB4 controller; use the one "
     "marked with the Thunderbolt or USB4 40 logo, directly, not through a hub or dock.",
     "The power mode: on battery or a power-saving plan the link and the card may clock down.",
 )
-X2_SOURCE = "research/probe.md 3.4-3.5: the tunnel's width is the chain minimum; osy/HaC-Mini#149"
+X2_SOURCE = (
+    "the tunnel's width is the narrowest link above the GPU (Linux sysfs current_link_width, "
+    "Documentation/ABI/testing/sysfs-bus-pci; ewagner12/all-ways-egpu#37); osy/HaC-Mini#149"
+)
 
 
 @dataclass(frozen=True)

@@ -79,11 +79,20 @@ def _targets(devices: list[Any], findings: list[Finding]) -> list[GpuTarget]:
         if not (isinstance(cc, str) and re.fullmatch(r"\d+\.\d", cc)):
             why = cc.get("unavailable") if isinstance(cc, dict) else f"key 'compute_capability' is {cc!r}"
             findings.append(
-                Finding("warn", f"cuda:{index} {name}: compute capability unknown ({why}); left out of the choice")
+                Finding(
+                    "warn",
+                    f"{_gpu_label(device, index)} {name}: compute capability unknown ({why}); left out of the choice",
+                )
             )
             continue
         targets.append(GpuTarget(name, "nvidia", cc))
     return targets
+
+
+def _gpu_label(device: dict[str, Any], index: int) -> str:
+    """The probe's name for NVML's GPU `index`: the torch device it is, or 'GPU i' as nvidia-smi numbers it."""
+    linked = device.get("torch_device")
+    return linked if isinstance(linked, str) else f"GPU {index}"
 
 
 def _driver_findings(
@@ -167,7 +176,9 @@ def _torch_findings(torch: dict[str, Any], devices: list[Any], install: str, dri
         cc = device.get("compute_capability") if isinstance(device, dict) else None
         if not isinstance(cc, str) or not re.fullmatch(r"\d+\.\d", cc):
             continue
-        known = in_build.get(str(index))
+        # arch_in_build is keyed by torch's device index, which the probe links to each NVML GPU.
+        linked = device.get("torch_device") if isinstance(device, dict) else None
+        known = in_build.get(linked.removeprefix("cuda:")) if isinstance(linked, str) else None
         runs = known if isinstance(known, bool) else bool(isinstance(arch_list, list) and code_for(arch_list, cc))
         if not runs:
             shown = " ".join(str(a) for a in arch_list) if isinstance(arch_list, list) else "unknown"
@@ -175,8 +186,8 @@ def _torch_findings(torch: dict[str, Any], devices: list[Any], install: str, dri
             found.append(
                 Finding(
                     "fail",
-                    f"cuda:{index} {name} (compute capability {cc}, sm_{cc.replace('.', '')}) is not in torch "
-                    f"{version}'s architecture list ({shown}): every kernel fails with 'no kernel image'.",
+                    f"{_gpu_label(device, index)} {name} (compute capability {cc}, sm_{cc.replace('.', '')}) is not in "
+                    f"torch {version}'s architecture list ({shown}): every kernel fails with 'no kernel image'.",
                     f"install a build with code for it: {install}",
                 )
             )

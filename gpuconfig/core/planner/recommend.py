@@ -11,12 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from gpuconfig.core.build.model import Build, BuildLine
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
+from gpuconfig.core.numbers import NumberError, checked_amount, checked_number
 from gpuconfig.core.planner.gpus import GpuOption, GpuOptions, with_communication
 from gpuconfig.core.planner.platform import Parts, cheapest_platform
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec, memory_at
@@ -63,14 +65,19 @@ class Constraints:
             raise PlanError(f"port: a laptop with an eGPU needs the laptop's port, one of {', '.join(PORTS)}")
         if self.laptop_os not in OSES:
             raise PlanError(f"os: {self.laptop_os!r} is not one of {', '.join(OSES)}")
-        if self.budget is not None and not self.budget > 0:
-            raise PlanError(f"budget: must be a positive amount, not {self.budget!r}")
         if not 1 <= self.max_gpus <= 8:
             raise PlanError(f"max_gpus: one machine holds 1 to 8 GPUs, not {self.max_gpus!r}")
-        if self.samples is not None and not self.samples > 0:
-            raise PlanError(f"samples: must be positive, not {self.samples!r}")
-        if self.electricity_per_kwh is not None and self.electricity_per_kwh < 0:
-            raise PlanError(f"electricity: must not be negative, not {self.electricity_per_kwh!r}")
+        for name, value, check in (
+            ("budget", self.budget, checked_amount),
+            ("samples", self.samples, checked_number),
+            ("electricity", self.electricity_per_kwh, partial(checked_amount, zero_ok=True)),
+        ):
+            if value is None:
+                continue
+            try:
+                check(value)
+            except NumberError as exc:
+                raise PlanError(f"{name}: {exc}") from None
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict
 from typing import Any
 
 from gpuconfig.core.build.check import Problem, verdict
 from gpuconfig.core.build.model import Resolved, Totals
 from gpuconfig.core.build.power import PowerBudget
+from gpuconfig.core.numbers import finite_or_none
 from gpuconfig.core.planner.gpus import GpuOption
 from gpuconfig.core.planner.recommend import Plan
 
@@ -68,10 +68,6 @@ def check_record(resolved: Resolved, totals: Totals, budget: PowerBudget, proble
     }
 
 
-def _finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None
-
-
 def plan_record(plan: Plan) -> dict[str, Any]:
     c = plan.constraints
     return {
@@ -118,9 +114,9 @@ def plan_record(plan: Plan) -> dict[str, Any]:
         "break_even": None
         if plan.break_even is None
         else {
-            "samples": _finite(plan.break_even.samples),
-            "build_hours": _finite(plan.break_even.build_hours),
-            "rent_hours": _finite(plan.break_even.rent_hours),
+            "samples": finite_or_none(plan.break_even.samples),
+            "build_hours": finite_or_none(plan.break_even.build_hours),
+            "rent_hours": finite_or_none(plan.break_even.rent_hours),
             "message": plan.break_even.message,
         },
         "notes": list(plan.notes),

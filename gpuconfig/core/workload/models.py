@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from gpuconfig.core.numbers import NumberError, checked_number
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.user_files import UserFileError, read_bytes, read_json
 from gpuconfig.core.workload.spec import WorkloadError
@@ -198,7 +199,11 @@ def _holds(kind: str, value: Any) -> bool:
     """Whether a config value is of `kind` (see EXPECTED); true and false are not numbers here."""
 
     def size(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool) and v >= 1
+        try:
+            checked_number(v, integer=True)
+        except NumberError:
+            return False
+        return True
 
     def listed(check: Any) -> bool:
         return isinstance(value, list) and bool(value) and all(check(v) for v in value)

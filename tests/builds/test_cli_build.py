@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.build.test_check import SOUND
+from tests.builds.test_check import SOUND
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
