@@ -1,22 +1,25 @@
 """The command line: every GUI capability, headless.
 
 With --json a command prints machine-readable output on stdout and nothing else. Exit codes:
-0 success, 1 a failed verdict, 2 bad input (with a one-line message on stderr), 130 cancelled (Ctrl+C).
+0 success, 1 a failed verdict, 2 bad input (with a one-line message on stderr), 130 cancelled (Ctrl+C);
+141, silently, when the program reading the output closes it early.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from gpuconfig import __version__
-from gpuconfig.core.catalog.schema import CURRENCIES
+from gpuconfig.core.catalog.schema import CURRENCIES, SchemaError
 
 EXIT_OK, EXIT_VERDICT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a Unix tool ended by SIGPIPE (128 + 13)
 EXIT_CANCELLED = 130  # what shells report for a command ended by SIGINT (128 + 2)
 
 
@@ -144,6 +147,8 @@ def _cmd_catalog_check(args: argparse.Namespace) -> int:
     from gpuconfig.core.paths import catalog_dir
 
     directory = Path(args.dir) if args.dir else catalog_dir()
+    if not directory.is_dir():
+        raise UsageError(f"--dir {directory}: no such folder")
     try:
         loaded = load_catalog(directory)
     except CatalogError as exc:
@@ -386,7 +391,12 @@ def _workload_options(p: argparse.ArgumentParser, model_required: bool = True) -
     from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S
     from gpuconfig.core.workload.spec import DEVICES, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS
 
-    p.add_argument("--model", required=model_required, help="a built-in model id, a config.json or a .py file")
+    p.add_argument(
+        "--model",
+        required=model_required,
+        help="a built-in model id, a config.json, or a .py file that builds the model; "
+        "a .py file is run as Python code, so give only files you trust",
+    )
     p.add_argument("--task", default="finetune", choices=list(TASKS))
     p.add_argument("--batch", type=int, default=1, help="micro-batch per device")
     p.add_argument("--seq", type=int, help="sequence length (prompt, for inference) or image side")
@@ -630,6 +640,7 @@ def _cmd_guide(args: argparse.Namespace) -> int:
     from gpuconfig.core.guide.render import guide_html, guide_markdown, guide_record
     from gpuconfig.core.guide.tables import CompatTableError
     from gpuconfig.core.paths import write_text_atomic
+    from gpuconfig.core.user_files import UserFileError, read_json
 
     try:
         if args.gpu:
@@ -653,16 +664,11 @@ def _cmd_guide(args: argparse.Namespace) -> int:
                 [(target_from_part(g.part), g.count) for g in gpus], args.os, p2p=p2p, driver=args.driver
             )
         else:
-            try:
-                report = json.loads(Path(args.from_probe).read_text(encoding="utf-8"))
-            except FileNotFoundError as exc:
-                raise UsageError(f"{args.from_probe}: no such file") from exc
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise UsageError(f"{args.from_probe}: not a probe report (JSON): {exc}") from exc
+            report = read_json(Path(args.from_probe))
             if not isinstance(report, dict):
                 raise UsageError(f"{args.from_probe}: not a probe report: expected a JSON object")
             guide = guide_from_probe(report, args.os)
-    except (BuildError, CompatTableError, ValueError) as exc:
+    except (BuildError, CompatTableError, UserFileError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     if args.format == "json":
         text = _json_text(guide_record(guide))
@@ -672,8 +678,7 @@ def _cmd_guide(args: argparse.Namespace) -> int:
         write_text_atomic(Path(args.output), text)
     else:
         sys.stdout.write(text)
-    failed = any(f.severity == "fail" for f in guide.findings)
-    return EXIT_VERDICT_FAILED if failed and args.from_probe else EXIT_OK
+    return EXIT_VERDICT_FAILED if any(f.severity == "fail" for f in guide.findings) else EXIT_OK
 
 
 def _cmd_data_repair(args: argparse.Namespace) -> int:
@@ -720,7 +725,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="gpuconfig",
         description=__doc__.split("\n")[0],
-        epilog="Exit codes: 0 success, 1 a failed verdict, 2 bad input, 130 cancelled (Ctrl+C).",
+        epilog="Exit codes: 0 success, 1 a failed verdict, 2 bad input, 130 cancelled (Ctrl+C), 141 output closed.",
     )
     parser.add_argument("--version", action="version", version=f"gpuconfig {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -860,14 +865,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     from gpuconfig.core.database import DamagedDatabase, StoreError
 
     try:
-        return int(args.handler(args))
+        code = int(args.handler(args))
+        sys.stdout.flush()  # a closed pipe shows here, where it can be handled, not at exit
+        return code
     except UsageError as exc:
         print(f"gpuconfig: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except StoreError as exc:
+    except (StoreError, SchemaError) as exc:  # no database to work on, or no catalog schema to read it
         repair = "; `gpuconfig data repair` moves it aside and rebuilds it, keeping what can be read"
         print(f"gpuconfig: {exc}{repair if isinstance(exc, DamagedDatabase) else ''}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader left (`gpuconfig ... --json | head`): stop quietly, and let nothing flush into the pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:  # Ctrl+C: the workers are already killed on the way out (run_worker)
         print(("\n" if sys.stderr.isatty() else "") + "gpuconfig: cancelled", file=sys.stderr)
         return EXIT_CANCELLED

@@ -5,7 +5,8 @@ from __future__ import annotations
 import importlib
 import os
 import re
-import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -54,15 +55,56 @@ def file_stem(words: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "-", words.lower()).strip("-")
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write a whole file or nothing: a temporary file beside `path`, then a replace. A reader never sees
-    half a file, and a failed write leaves the old one as it was."""
+@contextmanager
+def replacing(path: Path) -> Iterator[Path]:
+    """A new file beside `path` to write instead of it. When the block ends without an error the file is
+    flushed to disk and replaces `path`, with the permissions an ordinary save gives (the old file's, or
+    those the umask leaves a new one); on an error it is removed and `path` stays as it was. Its name is
+    ASCII, so a writer that cannot spell the target's own name (Qt, for bytes that are not UTF-8) can open it.
+    """
     path = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    temporary = _new_file(path)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+        yield temporary
+        if path.exists():
+            os.chmod(temporary, os.stat(path).st_mode & 0o7777)
+        handle = os.open(temporary, os.O_RDWR)
+        try:
+            os.fsync(handle)
+        finally:
+            os.close(handle)
         os.replace(temporary, path)
+        _sync_folder(path.parent)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write a whole file or nothing (see `replacing`): a reader never sees half a file, and a failed
+    write leaves the old one as it was."""
+    with replacing(path) as temporary, open(temporary, "w", encoding="utf-8", newline="") as out:
+        out.write(text)
+
+
+def _new_file(path: Path) -> Path:
+    # os.open applies the umask, as for any new file; mkstemp would make it private (0600) instead.
+    stem = file_stem(path.name) or APP_NAME
+    while True:
+        temporary = path.parent / f".{stem}.{os.urandom(4).hex()}.tmp"
+        try:
+            os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue
+        return temporary
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX; Windows has no handle on a folder to flush)."""
+    if os.name != "posix":
+        return
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)

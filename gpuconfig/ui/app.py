@@ -40,6 +40,7 @@ def _install_translations(app: QApplication) -> None:
 
 def start(argv: Sequence[str]) -> tuple[QApplication, QMainWindow | None]:
     """Everything up to a shown main window (None, after telling the user why, if the store cannot open)."""
+    from gpuconfig.core.catalog.schema import SchemaError
     from gpuconfig.core.catalog.store import open_default_store
     from gpuconfig.core.database import DamagedDatabase, StoreError
     from gpuconfig.ui.main_window import MainWindow
@@ -54,7 +55,7 @@ def start(argv: Sequence[str]) -> tuple[QApplication, QMainWindow | None]:
         if repaired is None:
             return app, None
         store = repaired
-    except StoreError as exc:
+    except (StoreError, SchemaError) as exc:
         from PySide6.QtWidgets import QMessageBox
 
         QMessageBox.critical(None, "gpuconfig", str(exc))

@@ -50,6 +50,8 @@ class PartTableModel(QAbstractTableModel):
         self._visible: list[int] = []
         self._filter = PartFilter()
         self._rate: ExchangeRate | None = None
+        # The column the view's header shows sorted (Qt starts it at the first, Name); kept across kinds.
+        self._sort_column = 0
         self._sort_key = ""
         self._sort_descending = False
         self._texts: dict[int, list[str]] = {}  # catalog row -> display text per column, filled as rows are painted
@@ -70,6 +72,7 @@ class PartTableModel(QAbstractTableModel):
         self._texts.clear()
         self._alignments = [self._alignment(c) for c in columns]
         self._price_column = 2
+        self._sort_key = columns[self._sort_column].key if self._sort_column < len(columns) else ""
         self._order = self._sorted_order()
         self._visible = self._index.matching_rows(self._filter, self._rate, self._order)
         self.endResetModel()
@@ -156,13 +159,21 @@ class PartTableModel(QAbstractTableModel):
         return None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        if not 0 <= column < len(self._columns):  # the view asks before any kind is shown
+        """Sort by `column`; selected rows and any other held index stay on their parts."""
+        self._sort_column = column
+        self._sort_descending = order == Qt.SortOrder.DescendingOrder
+        if not 0 <= column < len(self._columns):  # the view asks before any kind is shown: set_parts sorts
             return
         self.layoutAboutToBeChanged.emit()
+        held = self.persistentIndexList()
+        parts = [self._visible[index.row()] for index in held]
         self._sort_key = self._columns[column].key
-        self._sort_descending = order == Qt.SortOrder.DescendingOrder
         self._order = self._sorted_order()
         self._visible = self._index.matching_rows(self._filter, self._rate, self._order)
+        row_of = {part: row for row, part in enumerate(self._visible)}
+        self.changePersistentIndexList(
+            held, [self.index(row_of[p], i.column()) for p, i in zip(parts, held, strict=True)]
+        )
         self.layoutChanged.emit()
 
     _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable

@@ -75,6 +75,7 @@ class CatalogTab(QWidget):
         self.table = PartTable(self.model)
         self.table.setObjectName("parts")
         self.table.setSortingEnabled(True)
+        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # by name, A to Z, as the header's arrow shows
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setEditTriggers(

@@ -3,8 +3,6 @@ probe run; and for which operating system, with which NVIDIA driver already inst
 
 from __future__ import annotations
 
-import re
-
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -21,10 +19,10 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.guide.oses import OSES
+from gpuconfig.core.guide.records import DRIVER_PATTERN
 from gpuconfig.ui.theme import mark
 
 SOURCES = ("catalog", "build", "report", "last_probe")
-DRIVER_PATTERN = re.compile(r"\d+(\.\d+){0,3}")
 DRIVER_DEBOUNCE_MS = 300
 MAX_GPUS = 64
 NAME_WIDTH = 260  # a file's name is shortened in the middle beyond this many pixels

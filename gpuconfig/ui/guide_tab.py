@@ -22,6 +22,7 @@ from gpuconfig.core.guide.guide import Guide, guide_for_gpus
 from gpuconfig.core.guide.oses import os_from_report
 from gpuconfig.core.guide.render import guide_html, guide_markdown, guide_record
 from gpuconfig.core.paths import file_stem, user_data_dir, write_text_atomic
+from gpuconfig.core.user_files import UserFileError, read_json
 from gpuconfig.ui.background import one_line
 from gpuconfig.ui.guide_source import GuideSource
 from gpuconfig.ui.guide_view import GuideView
@@ -120,9 +121,10 @@ class GuideTab(QWidget):
     def open_probe_report(self, path: str | Path) -> str:
         """Show the guide for a probe run's JSON report; returns an error line, or ""."""
         try:
-            report = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            error = self.tr("{path}: not a readable probe report ({error})").format(path=path, error=one_line(str(exc)))
+            report = read_json(Path(path))
+        except UserFileError as exc:
+            where = f"{exc.file}:{exc.line}" if exc.line else exc.file
+            error = self.tr("{path}: not a readable probe report ({error})").format(path=where, error=exc.message)
             self.status_message.emit(error)
             return error
         if not isinstance(report, dict):

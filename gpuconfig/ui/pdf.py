@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF
 from PySide6.QtGui import QFontDatabase, QFontInfo, QPageLayout, QPageSize, QPdfWriter, QTextDocument
+
+from gpuconfig.core.paths import replacing
 
 # Dots per inch of the PDF's coordinates; fonts keep their point sizes at any resolution, so this only sets
 # how finely lines and images are placed.
@@ -24,12 +25,10 @@ def printable(html: str) -> str:
 
 
 def write_pdf(html: str, path: str | Path, title: str = "") -> None:
-    """Lay `html` out on A4 pages and write the PDF; the file appears whole or not at all."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    os.close(handle)
-    try:
-        writer = QPdfWriter(temporary)
+    """Lay `html` out on A4 pages and write the PDF; the file appears whole or not at all, and OSError says
+    when Qt could not write it (Qt itself only warns)."""
+    with replacing(Path(path)) as temporary:
+        writer = QPdfWriter(str(temporary))
         writer.setResolution(RESOLUTION)
         writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
         # No margins of the writer's own: Qt's document printing adds 2 cm on every side and a page number.
@@ -40,7 +39,13 @@ def write_pdf(html: str, path: str | Path, title: str = "") -> None:
         document.setHtml(printable(html))
         document.print_(writer)
         del writer  # the file is finished when the writer goes away
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        if not _whole_pdf(temporary):
+            raise OSError(f"{path}: the PDF could not be written there")
+
+
+def _whole_pdf(path: Path) -> bool:
+    """Whether `path` holds a PDF from its header to its end-of-file marker."""
+    with open(path, "rb") as pdf:
+        head = pdf.read(5)
+        pdf.seek(max(pdf.seek(0, os.SEEK_END) - 32, 0))
+        return head == b"%PDF-" and b"%%EOF" in pdf.read()

@@ -113,12 +113,15 @@ class WorkloadForm(QWidget):
         line.setPlaceholderText(self.tr("built-in model, config.json or .py file"))
         self.model.setToolTip(
             self.tr(
-                "A built-in model, a Hugging Face config.json (or its folder), or a Python file that builds the model"
+                "A built-in model, a Hugging Face config.json (or its folder), or a Python file that builds the model;"
+                " a Python file is run as code, so give only files you trust"
             )
         )
         self.browse = QPushButton(self.tr("Browse…"))
         self.browse.setObjectName("browse_model")
-        self.browse.setToolTip(self.tr("Open a Hugging Face config.json or a Python file that builds a model"))
+        self.browse.setToolTip(
+            self.tr("Open a Hugging Face config.json, or a Python file that builds a model (gpuconfig runs its code)")
+        )
 
         self.task = self._choices("task", TASKS, task_names)
         self.precision = self._choices("precision", PRECISIONS, precision_names)
@@ -333,11 +336,18 @@ class WorkloadForm(QWidget):
         self.labels["effective"].setVisible(self.effective.isVisible())
 
     def _on_browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self,
-            self.tr("Choose a model"),
-            "",
-            self.tr("Model definitions (config.json *.json *.py);;Hugging Face config (*.json);;Python file (*.py)"),
+        """Ask for a model file; what is chosen goes into the model box."""
+        dialog = QFileDialog(
+            self, self.tr("Choose a model (a .py file is run as Python code: choose only files you trust)")
         )
-        if path:
-            self.model.setEditText(path)
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilters(
+            [
+                self.tr("Model definitions (config.json *.json *.py)"),
+                self.tr("Hugging Face config (*.json)"),
+                self.tr("Python file that builds the model, run as code (*.py)"),
+            ]
+        )
+        dialog.fileSelected.connect(self.model.setEditText)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()

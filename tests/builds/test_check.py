@@ -187,7 +187,7 @@ def test_totals_never_count_an_unpriced_part_as_free(store: CatalogStore) -> Non
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("{", "not JSON"),
+        ("{", "not valid JSON"),
         ("[]", "expected a JSON object"),
         ('{"parts": []}', "'parts' must be a non-empty list"),
         ('{"parts": [{"count": 1}]}', "parts[0]: needs an 'id'"),

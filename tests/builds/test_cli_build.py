@@ -56,7 +56,7 @@ def test_totals_in_cny_and_a_circuit_from_the_command_line(tmp_path: Path) -> No
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("not json", "not JSON"),
+        ("not json", "not valid JSON"),
         ('{"parts": [{"id": "no-such-gpu"}]}', "'no-such-gpu' is not in the catalog"),
         ('{"parts": [{"id": "nvidia-geforce-rtx-4090"}], "circuit": "moon"}', "circuit: 'moon'"),
     ],

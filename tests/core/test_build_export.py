@@ -154,8 +154,10 @@ def test_everything_a_user_typed_is_escaped(store: CatalogStore) -> None:
     assert "&lt;b&gt;bold&lt;/b&gt; &amp; more" in html
     assert html.startswith("<!DOCTYPE html>") and "<style>" in html and "http" not in html.split("<body>")[0]
 
-    markdown = build_markdown(*args, **kw)
-    assert markdown.splitlines()[0] == '# <script>alert("x")</script> \\| a, "b"'
+    markdown = build_markdown(*args, **kw)  # Markdown renders raw HTML: it must arrive as text
+    assert markdown.splitlines()[0] == '# &lt;script&gt;alert("x")&lt;/script&gt; \\| a, "b"'
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; more" in markdown
+    assert "<script" not in markdown and "<b>" not in markdown
 
     data = build_json(*args, **kw)
     assert build_from_json(json.loads(json.dumps(data))).name == nasty.name

@@ -128,7 +128,7 @@ def test_cloud_instance_must_name_a_catalog_gpu(catalog_copy: Path) -> None:
 
 def test_file_that_is_not_utf8(catalog_copy: Path) -> None:
     (catalog_copy / "motherboard.toml").write_bytes(b'[[part]]\nname = "\xff\xfe"\n')
-    assert str(_error(catalog_copy)).startswith("motherboard.toml: not UTF-8 text")
+    assert str(_error(catalog_copy)).startswith("motherboard.toml:2: not UTF-8 text")
 
 
 def test_missing_catalog_file(catalog_copy: Path) -> None:

@@ -118,7 +118,7 @@ def test_import_prices_then_show(tmp_path: Path) -> None:
         (("catalog", "list"), "the following arguments are required: --kind"),
         (("catalog", "frobnicate"), "invalid choice: 'frobnicate'"),
         (("--nope",), "unrecognized arguments: --nope"),
-        (("catalog", "import-prices", "missing.csv"), "price list not imported: missing.csv: file not found"),
+        (("catalog", "import-prices", "missing.csv"), "price list not imported: missing.csv: no such file"),
         (("catalog", "rate", "--set", "-3"), "exchange rate must be a positive number"),
     ],
 )

@@ -159,7 +159,7 @@ def test_bad_price_list_is_rejected_and_changes_nothing(
 def test_price_list_that_is_not_text(store: CatalogStore, tmp_path: Path) -> None:
     path = tmp_path / "prices.csv"
     path.write_bytes(b"\xff\xfe\x00\x00garbage")
-    with pytest.raises(PriceListError, match=r"^prices\.csv: not UTF-8 text"):
+    with pytest.raises(PriceListError, match=r"^prices\.csv:1: not UTF-8 text"):
         read_price_list(path, store.part_ids())
 
 

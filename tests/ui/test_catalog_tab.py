@@ -261,3 +261,38 @@ def test_the_table_paints_selection_stripes_and_user_prices(qtbot, window: MainW
     price_colours = _colours_in(image, cell(row, column))
     assert tab.model.accent.rgb() in price_colours  # the user's own price is drawn in the accent colour
     assert tab.model.accent.rgb() not in _colours_in(image, cell(row, 0))
+
+
+def test_sorting_keeps_the_selection_on_the_same_parts(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    tab = window.catalog_tab
+    tab.table.selectRow(10)
+    one = tab.model.part_at(10)
+    assert tab.detail.browser.toPlainText().startswith(one.name)
+    tab.table.sortByColumn(tab.model.column_of("memory_gb"), Qt.SortOrder.DescendingOrder)
+    assert tab.model.part_at(10).id != one.id  # the sort moved the row
+    assert tab.selected_ids() == [one.id]
+    assert tab.detail.browser.toPlainText().startswith(one.name)
+
+    select_rows(window, [1, 10])
+    chosen = [tab.model.part_at(1), tab.model.part_at(10)]
+    tab.table.sortByColumn(tab.model.column_of("tdp_w"), Qt.SortOrder.AscendingOrder)
+    assert [tab.model.part_at(1).id, tab.model.part_at(10).id] != [p.id for p in chosen]
+    assert sorted(tab.selected_ids()) == sorted(p.id for p in chosen)
+    qtbot.mouseClick(tab.compare, Qt.MouseButton.LeftButton)
+    dialog = tab.compare_dialog
+    assert dialog is not None
+    headers = {dialog.table.horizontalHeaderItem(c).text() for c in range(dialog.table.columnCount())}
+    assert headers == {p.name for p in chosen}
+
+
+def test_rows_start_in_the_order_the_header_arrow_shows(window: MainWindow) -> None:
+    tab = window.catalog_tab
+    header = tab.table.horizontalHeader()
+    for kind in ("gpu", "cpu"):
+        tab.show_kind(kind)
+        assert header.isSortIndicatorShown() and header.sortIndicatorSection() == tab.model.column_of("name")
+        assert header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
+        shown = names(window)
+        tab.model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
+        assert names(window) == shown  # sorting by what the arrow says moves nothing: it was already so
+        assert shown != [p.name for p in tab.model.all_parts]  # the catalog's own file order is not it

@@ -20,6 +20,7 @@ from gpuconfig.core.build.model import Resolved, Totals
 from gpuconfig.core.build.power import PowerBudget
 from gpuconfig.core.build.sheet import Sheet, build_sheet
 from gpuconfig.core.catalog.schema import Schema
+from gpuconfig.core.markdown import md_line, md_text
 from gpuconfig.core.money import ExchangeRate, format_money
 from gpuconfig.core.planner.records import power_record
 
@@ -74,11 +75,6 @@ def _today() -> str:
 # -- Markdown -------------------------------------------------------------------------------------
 
 
-def _md(text: str) -> str:
-    """A table cell: one line, pipes escaped."""
-    return " ".join(str(text).split()).replace("|", "\\|")
-
-
 def build_markdown(
     resolved: Resolved,
     totals: Totals,
@@ -89,33 +85,33 @@ def build_markdown(
     schema: Schema | None = None,
 ) -> str:
     sheet = build_sheet(resolved, totals.currency, rate, schema)
-    out = [f"# {_md(sheet.name)}", ""]
+    out = [f"# {md_line(sheet.name)}", ""]
     out += ["| Part | Name | Key specs | Qty | Unit price | Total |", "|---|---|---|---:|---:|---:|"]
     for line in sheet.lines:
         out.append(
-            f"| {_md(line.kind_label)} | {_md(line.part.name)} | {_md(line.specs_text)} | {line.count} "
+            f"| {md_line(line.kind_label)} | {md_line(line.part.name)} | {md_line(line.specs_text)} | {line.count} "
             f"| {_money(line.unit_price, sheet.currency)} | {_money(line.line_total, sheet.currency)} |"
         )
-    out.append(f"| **Total** | | | | | **{_md(format_money(totals.amount, totals.currency))}** |")
+    out.append(f"| **Total** | | | | | **{md_line(format_money(totals.amount, totals.currency))}** |")
     out.append("")
     if totals.unpriced:
-        out.append(f"Unpriced, not in the total: {', '.join(_unpriced_names(sheet, totals))}.")
+        out.append(f"Unpriced, not in the total: {md_line(', '.join(_unpriced_names(sheet, totals)))}.")
     if note := _rate_note(totals, rate):
-        out.append(note)
+        out.append(md_line(note))
     if budget is not None:
         out += ["", "## Power", ""] + [f"- {line}" for line in power_lines(budget)]
     out += ["", "## Checks", ""]
     if not problems:
         out.append("Every compatibility and power rule passes.")
     for p in problems:
-        text = f"- **{SEVERITY_NAMES[p.severity]}:** {_md(p.message)}"
+        text = f"- **{SEVERITY_NAMES[p.severity]}:** {md_line(p.message)}"
         if p.fix:
-            text += f" *Fix:* {_md(p.fix)}"
+            text += f" *Fix:* {md_line(p.fix)}"
         if p.source:
-            text += f" (source: {_md(p.source)})"
+            text += f" (source: {md_line(p.source)})"
         out.append(text)
     if resolved.build.notes:
-        out += ["", "## Notes", "", resolved.build.notes]
+        out += ["", "## Notes", "", md_text(resolved.build.notes)]
     out += ["", f"*Made with gpuconfig {__version__} on {_today()}; prices from the catalog and its sources.*", ""]
     return "\n".join(out)
 

@@ -8,7 +8,6 @@ hand-written file only needs ids.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.money import ExchangeRate, convert_price
 from gpuconfig.core.numbers import NumberError, checked_number
+from gpuconfig.core.user_files import UserFileError, read_json
 
 FORMAT = "gpuconfig-build"
 VERSION = 1
@@ -94,8 +94,10 @@ def build_from_json(data: Any, where: str = "build") -> Build:
     if data.get("format", FORMAT) != FORMAT:
         raise BuildError(f"{where}: format {data.get('format')!r} is not a gpuconfig build")
     version = data.get("version", VERSION)
-    if not isinstance(version, int) or version > VERSION:
-        raise BuildError(f"{where}: version {version!r} is newer than this gpuconfig reads ({VERSION})")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise BuildError(f"{where}: version must be a whole number such as {VERSION}, not {version!r}")
+    if version > VERSION:
+        raise BuildError(f"{where}: version {version} is newer than this gpuconfig reads ({VERSION})")
     parts = data.get("parts")
     if not isinstance(parts, list) or not parts:
         raise BuildError(f"{where}: 'parts' must be a non-empty list of {{'id': ..., 'count': ...}}")
@@ -151,15 +153,9 @@ def _laptop(raw: Any, where: str) -> dict[str, Any]:
 def read_build(path: Path) -> Build:
     """A build file from disk, or BuildError naming the file and what is wrong with it."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise BuildError(f"{path}: no such file") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BuildError(f"{path}: cannot be read: {exc}") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BuildError(f"{path}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from exc
+        data = read_json(Path(path))
+    except UserFileError as exc:
+        raise BuildError(str(exc)) from exc
     return build_from_json(data, str(path))
 
 

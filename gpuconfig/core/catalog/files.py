@@ -14,10 +14,18 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.catalog.model import Part, Price, Source
-from gpuconfig.core.catalog.schema import CURRENCIES, FieldSpec, KindSpec, Schema, parse_schema
+from gpuconfig.core.catalog.schema import (
+    CURRENCIES,
+    FieldSpec,
+    KindSpec,
+    Schema,
+    SchemaError,
+    parse_schema,
+)
+from gpuconfig.core.catalog.schema import SCHEMA_FILE as SCHEMA_FILE  # where the store looks for it
 from gpuconfig.core.numbers import MAX_AMOUNT, MAX_QUANTITY, NumberError, checked_number
+from gpuconfig.core.user_files import UserFileError, parse_toml, read_text
 
-SCHEMA_FILE = "schema.toml"
 CURRENCY_FILE = "currency.toml"
 COMMON_KEYS = ("id", "name", "vendor", "released", "price", "sources", "notes")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.+-]*$")
@@ -237,17 +245,17 @@ class _RowChecker:
 
 
 def _parse_kind_file(spec: KindSpec, name: str, text: str) -> tuple[list[Part], list[CatalogProblem]]:
-    import tomllib  # only when the files changed: not on the start-up path
-
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        line = int(match.group(1)) if match else 0
-        return [], [CatalogProblem(name, line, "", f"not valid TOML: {exc}")]
+        data = parse_toml(text, name)
+    except UserFileError as exc:
+        return [], [CatalogProblem(name, exc.line, "", exc.message)]
     if set(data) - {"part"}:
         return [], [CatalogProblem(name, 1, "", f"unexpected top-level keys {sorted(set(data) - {'part'})}")]
     rows = data.get("part", [])
+    if not rows:  # said here, not as a missing reference from every row of another file
+        return [], [CatalogProblem(name, 0, "", f"no parts: list each {spec.kind} as a [[part]] table")]
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        return [], [CatalogProblem(name, 1, "", "write each part as a [[part]] table on its own line")]
     lines = text.splitlines()
     spans = _row_lines(text)
     if len(spans) != len(rows):
@@ -316,7 +324,10 @@ def parse_catalog(files: dict[str, str]) -> LoadedCatalog:
     """Validate a whole catalog given as {file name: text}; raise CatalogError listing every problem."""
     if SCHEMA_FILE not in files:
         raise CatalogError([CatalogProblem(SCHEMA_FILE, 0, "", "the schema file is missing")])
-    schema = parse_schema(files[SCHEMA_FILE])
+    try:
+        schema = parse_schema(files[SCHEMA_FILE])
+    except SchemaError as exc:
+        raise CatalogError([CatalogProblem(SCHEMA_FILE, exc.line, "", exc.message)]) from None
     parts: list[Part] = []
     problems: list[CatalogProblem] = []
     for kind in schema.kind_names:
@@ -339,9 +350,9 @@ def read_catalog_files(directory: Path) -> dict[str, str]:
     files = {}
     for path in sorted(directory.glob("*.toml")):
         try:
-            files[path.name] = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise CatalogError([CatalogProblem(path.name, 0, "", f"not UTF-8 text: {exc.reason}")]) from exc
+            files[path.name] = read_text(path)
+        except UserFileError as exc:
+            raise CatalogError([CatalogProblem(path.name, exc.line, "", exc.message)]) from exc
     return files
 
 

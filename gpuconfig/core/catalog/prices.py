@@ -5,12 +5,14 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+from collections.abc import Iterator
 from pathlib import Path
 
 from gpuconfig.core.catalog.files import CatalogProblem
 from gpuconfig.core.catalog.model import Price
 from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.numbers import NumberError, parsed_amount
+from gpuconfig.core.user_files import UserFileError, read_text
 
 PRICE_COLUMNS = ("id", "amount", "currency", "date", "source")
 
@@ -23,23 +25,48 @@ class PriceListError(ValueError):
         super().__init__(str(problem))
 
 
+def _records(name: str, text: str) -> Iterator[tuple[int, list[str]]]:
+    """Each CSV record with the line it starts on. A price list has one record per line, so a record that
+    runs on past its line is a quote left open, which would swallow the rows after it."""
+    reader = csv.reader(io.StringIO(text), strict=True)
+    line = 1
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            if reader.line_num <= line:
+                raise _fail(name, line, "", f"not valid CSV: {exc}") from None
+            record = []  # the file ended inside a quote
+        if reader.line_num > line:
+            raise _fail(name, line, "", "a quote opened on this line is not closed on it")
+        if record:  # a blank line
+            yield line, record
+        line = reader.line_num + 1
+
+
+def _fail(name: str, line: int, column: str, message: str) -> PriceListError:
+    return PriceListError(CatalogProblem(name, line, column, message))
+
+
 def parse_price_list(name: str, text: str, known_ids: set[str]) -> list[tuple[str, Price]]:
     """Every row of a price list, or PriceListError at the first bad one (nothing is half-imported)."""
 
     def fail(line: int, column: str, message: str) -> PriceListError:
-        return PriceListError(CatalogProblem(name, line, column, message))
+        return _fail(name, line, column, message)
 
-    reader = csv.DictReader(io.StringIO(text))
-    header = reader.fieldnames or []
+    records = _records(name, text)
+    header = next(records, (1, []))[1]
     missing = [c for c in PRICE_COLUMNS if c not in header]
     if missing:
         raise fail(1, "", f"header must name the columns {', '.join(PRICE_COLUMNS)}; missing {', '.join(missing)}")
     prices: list[tuple[str, Price]] = []
     seen: set[str] = set()
-    for row in reader:
-        line = reader.line_num
-        if None in row or any(row[c] is None for c in PRICE_COLUMNS):
+    for line, record in records:
+        if len(record) != len(header):
             raise fail(line, "", f"expected {len(header)} columns")
+        row = dict(zip(header, record, strict=True))
         part_id = row["id"].strip()
         if part_id not in known_ids:
             raise fail(line, "id", f"{part_id!r} is not a part in the catalog")
@@ -68,14 +95,7 @@ def parse_price_list(name: str, text: str, known_ids: set[str]) -> list[tuple[st
 
 def read_price_list(path: Path, known_ids: set[str]) -> list[tuple[str, Price]]:
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise PriceListError(CatalogProblem(path.name, 0, "", "file not found")) from None
-    except UnicodeDecodeError as exc:
-        raise PriceListError(CatalogProblem(path.name, 0, "", f"not UTF-8 text: {exc.reason}")) from None
-    except csv.Error as exc:
-        raise PriceListError(CatalogProblem(path.name, 0, "", str(exc))) from None
-    try:
-        return parse_price_list(path.name, text, known_ids)
-    except csv.Error as exc:
-        raise PriceListError(CatalogProblem(path.name, 0, "", f"not valid CSV: {exc}")) from None
+        text = read_text(path, encoding="utf-8-sig")
+    except UserFileError as exc:
+        raise _fail(Path(path).name, exc.line, "", exc.message) from None
+    return parse_price_list(Path(path).name, text, known_ids)

@@ -10,9 +10,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from gpuconfig.core.user_files import UserFileError, parse_toml
+
 FIELD_TYPES = ("str", "int", "float", "bool", "date", "choice", "strlist", "slots", "ref")
 FILTER_KINDS = ("choice", "min")
 CURRENCIES = ("USD", "CNY")
+SCHEMA_FILE = "schema.toml"
 
 
 @dataclass(frozen=True)
@@ -63,45 +66,63 @@ class Schema:
 
 
 class SchemaError(ValueError):
-    """The schema file itself is wrong: a defect of the shipped data, not of user input."""
+    """The schema file itself is wrong: a defect of the shipped data, not of user input.
+    str() is one line naming the file and, where known, the line."""
+
+    def __init__(self, message: str, line: int = 0) -> None:
+        self.message, self.line = message, line
+        super().__init__(f"{SCHEMA_FILE}:{line}: {message}" if line else f"{SCHEMA_FILE}: {message}")
 
 
-def _field(kind: str, raw: dict[str, Any]) -> FieldSpec:
+def _field(kind: str, raw: Any, line: int) -> FieldSpec:
+    if not isinstance(raw, dict) or not all(isinstance(raw.get(k), str) for k in ("key", "type", "label")):
+        raise SchemaError(f"kind {kind}: each field needs key, type and label as text, got {raw!r}", line)
     known = {"key", "type", "label", "unit", "required", "choices", "filter", "column", "better"}
     unknown = set(raw) - known
     if unknown:
-        raise SchemaError(f"schema: kind {kind}: unknown field keys {sorted(unknown)}")
+        raise SchemaError(f"kind {kind}: unknown field keys {sorted(unknown)}", line)
     spec = FieldSpec(
         key=raw["key"],
         type=raw["type"],
         label=raw["label"],
-        unit=raw.get("unit", ""),
+        unit=str(raw.get("unit", "")),
         required=bool(raw.get("required", False)),
-        choices=tuple(raw.get("choices", ())),
-        filter=raw.get("filter", ""),
+        choices=tuple(str(c) for c in raw.get("choices", ())),
+        filter=str(raw.get("filter", "")),
         column=bool(raw.get("column", False)),
-        better=raw.get("better", ""),
+        better=str(raw.get("better", "")),
     )
     if spec.better not in ("", "higher", "lower"):
-        raise SchemaError(f"schema: {kind}.{spec.key}: better must be 'higher' or 'lower'")
+        raise SchemaError(f"{kind}.{spec.key}: better must be 'higher' or 'lower'", line)
     if spec.type not in FIELD_TYPES:
-        raise SchemaError(f"schema: {kind}.{spec.key}: unknown type {spec.type!r}")
+        raise SchemaError(f"{kind}.{spec.key}: unknown type {spec.type!r}", line)
     if spec.filter and spec.filter not in FILTER_KINDS:
-        raise SchemaError(f"schema: {kind}.{spec.key}: unknown filter {spec.filter!r}")
+        raise SchemaError(f"{kind}.{spec.key}: unknown filter {spec.filter!r}", line)
     if (spec.type == "choice") != bool(spec.choices):
-        raise SchemaError(f"schema: {kind}.{spec.key}: choices go with type 'choice' and only with it")
+        raise SchemaError(f"{kind}.{spec.key}: choices go with type 'choice' and only with it", line)
     return spec
 
 
 def parse_schema(text: str) -> Schema:
-    import tomllib  # only when the files changed: the store keeps the parsed schema
-
-    data = tomllib.loads(text)
-    kinds = {
-        name: KindSpec(kind=name, label=body["label"], fields=tuple(_field(name, f) for f in body["fields"]))
-        for name, body in data["kinds"].items()
-    }
-    return Schema(kinds=kinds)
+    """The schema in `text`, or SchemaError naming the line of the first problem."""
+    try:
+        data = parse_toml(text, SCHEMA_FILE)
+    except UserFileError as exc:
+        raise SchemaError(exc.message, exc.line) from None
+    kinds = data.get("kinds")
+    if not isinstance(kinds, dict) or not kinds:
+        raise SchemaError("expected [kinds.<kind>] tables, each with a label and fields")
+    lines = text.splitlines()
+    parsed = {}
+    for name, body in kinds.items():
+        line = next((n for n, t in enumerate(lines, 1) if t.strip().startswith(f"[kinds.{name}]")), 0)
+        if not isinstance(body, dict) or not isinstance(body.get("label"), str):
+            raise SchemaError(f"kind {name}: needs a label (text)", line)
+        fields = body.get("fields")
+        if not isinstance(fields, list) or not fields:
+            raise SchemaError(f"kind {name}: needs a list of fields", line)
+        parsed[name] = KindSpec(kind=name, label=body["label"], fields=tuple(_field(name, f, line) for f in fields))
+    return Schema(kinds=parsed)
 
 
 def load_schema(path: Path) -> Schema:

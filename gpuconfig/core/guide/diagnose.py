@@ -15,7 +15,7 @@ from typing import Any
 from gpuconfig.core.guide.choose import GpuTarget, choose_wheel_for, code_for
 from gpuconfig.core.guide.guide import Finding, Guide, guide_for_gpus
 from gpuconfig.core.guide.oses import os_info
-from gpuconfig.core.guide.records import version_key
+from gpuconfig.core.guide.records import DRIVER_PATTERN, version_key
 from gpuconfig.core.guide.steps import index_option, packages
 from gpuconfig.core.guide.tables import load_tables
 from gpuconfig.core.worker_process import Failure
@@ -53,7 +53,7 @@ def guide_from_probe(report: Mapping[str, Any], os_id: str) -> Guide:
     findings: list[Finding] = []
     targets = _targets(devices, findings)
     drivers = sorted({v for d in devices if isinstance(d, dict) and (v := _text(d.get("driver_version")))})
-    driver = next((d for d in drivers if re.fullmatch(r"\d+(\.\d+)*", d)), None)
+    driver = next((d for d in drivers if DRIVER_PATTERN.fullmatch(d)), None)
     counted: dict[GpuTarget, int] = {}
     for target in targets or [CPU_ONLY]:
         counted[target] = counted.get(target, 0) + 1

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from gpuconfig.core.catalog.model import Part, Source
 from gpuconfig.core.guide.choose import GpuTarget, WheelChoice, choose_wheel_for, dropped_note, target_from_part
 from gpuconfig.core.guide.oses import OSES, OsInfo, os_info
-from gpuconfig.core.guide.records import version_key
+from gpuconfig.core.guide.records import DRIVER_PATTERN, version_key
 from gpuconfig.core.guide.settings import EnvVar, env_step, env_vars, troubleshooting
 from gpuconfig.core.guide.steps import Step, driver_step, environment_step, install_steps, packages, verify_step
 from gpuconfig.core.guide.tables import load_tables
@@ -62,6 +62,8 @@ def guide_for_gpus(
     bad = [count for _, count in targets if not isinstance(count, int) or count < 1]
     if bad:
         raise ValueError(f"guide_for_gpus: a GPU count must be a whole number of at least 1, got {bad[0]!r}")
+    if driver is not None and not DRIVER_PATTERN.fullmatch(driver):
+        raise ValueError(f"driver: {driver!r} is not a version like 560.35.03")
     gpus = [t for t, _ in targets]
     count = sum(c for t, c in targets if t.vendor in ("nvidia", "amd"))
     choice = choose_wheel_for(gpus, os_id, driver)

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 
 from gpuconfig.core.catalog.model import Source
 
+# An NVIDIA driver version as nvidia-smi prints it: 560.35.03, 536.23.
+DRIVER_PATTERN = re.compile(r"\d+(\.\d+){0,3}")
+
 
 def version_key(text: str) -> tuple[int, ...]:
     """'2.10' -> (2, 10), '570.124.06' -> (570, 124, 6): versions compare as numbers, never as text."""

@@ -8,6 +8,7 @@ from typing import Any
 from gpuconfig.core.guide.guide import Guide
 from gpuconfig.core.guide.settings import env_command
 from gpuconfig.core.guide.steps import Step
+from gpuconfig.core.markdown import md_line, md_text
 
 SEVERITY_COLOURS = {"fail": "#cf222e", "warn": "#9a6700", "info": "#57606a"}
 STYLE = """
@@ -42,33 +43,35 @@ def _fence(shell: str) -> str:
 
 
 def _markdown_step(number: str, step: Step) -> list[str]:
-    lines = [f"### {number}{step.title}", "", step.why, ""]
+    lines = [f"### {number}{md_line(step.title)}", "", md_text(step.why), ""]
     for shell in dict.fromkeys(shell for shell, _ in step.commands):
         lines += [f"```{_fence(shell)}", *(text for s, text in step.commands if s == shell), "```", ""]
     if step.expect:
-        lines += [f"Expected: {step.expect}", ""]
+        lines += [f"Expected: {md_text(step.expect)}", ""]
     return lines
 
 
 def guide_markdown(guide: Guide) -> str:
-    lines = [f"# {guide.title}", "", *(f"- {line}" for line in _summary(guide)), ""]
+    """The guide in Markdown; its texts are escaped (see core.markdown), its commands are code blocks."""
+    lines = [f"# {md_line(guide.title)}", "", *(f"- {md_line(line)}" for line in _summary(guide)), ""]
     if guide.findings:
         lines += ["## Findings", ""]
         for f in guide.findings:
-            lines.append(f"- **{f.severity.upper()}** {f.message}" + (f" Fix: {f.fix}." if f.fix else ""))
+            fix = f" Fix: {md_line(f.fix)}." if f.fix else ""
+            lines.append(f"- **{f.severity.upper()}** {md_line(f.message)}{fix}")
         lines.append("")
     lines += ["## Steps", ""]
     for number, step in enumerate(guide.steps, 1):
         lines += _markdown_step(f"{number}. ", step)
     if guide.env_vars:
         lines += ["## Environment variables", "", "| Variable | Value | Why |", "| --- | --- | --- |"]
-        lines += [f"| `{v.name}` | `{v.value}` | {v.why} |" for v in guide.env_vars]
+        lines += [f"| `{v.name}` | `{v.value}` | {md_line(v.why)} |" for v in guide.env_vars]
         lines.append("")
     lines += ["## Troubleshooting", ""]
     for step in guide.troubleshooting:
         lines += _markdown_step("", step)
     lines += ["## Sources", ""]
-    lines += [f"- [{s.title}]({s.url}), read {s.read}" for s in guide.sources]
+    lines += [f"- [{md_line(s.title)}]({s.url}), read {s.read}" for s in guide.sources]
     return "\n".join(lines).rstrip() + "\n"
 
 

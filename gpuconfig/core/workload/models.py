@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from gpuconfig.core.numbers import NumberError, checked_number
 from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.user_files import UserFileError, read_bytes, read_json
 from gpuconfig.core.workload.spec import WorkloadError
 
 # What the trace needs from a config, per model type (the keys transformers reads to build the model).
@@ -28,6 +31,24 @@ REQUIRED_KEYS: dict[str, tuple[str, ...]] = {
     "whisper": ("d_model", "encoder_layers", "decoder_layers", "num_mel_bins", "vocab_size", "max_source_positions"),
 }
 UNET_KEYS = ("block_out_channels", "down_block_types", "up_block_types", "cross_attention_dim", "in_channels")
+# What each required key holds, where it is not a size (a whole number of at least 1).
+KEY_KINDS = {
+    "depths": "sizes",
+    "hidden_sizes": "sizes",
+    "block_out_channels": "sizes",
+    "cross_attention_dim": "size or sizes",
+    "layer_type": "text",
+    "down_block_types": "names",
+    "up_block_types": "names",
+}
+EXPECTED = {
+    "size": "a whole number of at least 1",
+    "sizes": "a list of whole numbers of at least 1",
+    "size or sizes": "a whole number of at least 1, or a list of them",
+    "text": "text",
+    "names": "a list of block names (text)",
+}
+T = TypeVar("T")
 FAMILIES = {
     "gpt2": "llm",
     "llama": "llm",
@@ -119,17 +140,13 @@ def resolve_model(ref: str) -> ModelSource:
         return _checked(ModelSource(ref, "hf_config", entry.name, entry.family, config, digest=_digest(config)))
     path = Path(ref).expanduser()
     if path.suffix == ".py":
-        if not path.is_file():
-            raise WorkloadError(f"model: {ref}: no such file")
-        text = path.read_bytes()
+        text = _read(read_bytes, path)
         return ModelSource(
             ref, "python", path.stem, "python", path=str(path.resolve()), digest=_digest({"python": text.hex()})
         )
     if path.suffix == ".json" or path.is_dir():
         if path.is_dir():
             path = path / "config.json"
-        if not path.is_file():
-            raise WorkloadError(f"model: {path}: no such file")
         config = _read_config(path)
         family = "diffusion" if config.get("_class_name") == "UNet2DConditionModel" else ""
         family = family or FAMILIES.get(str(config.get("model_type")), "")
@@ -141,14 +158,15 @@ def resolve_model(ref: str) -> ModelSource:
     )
 
 
-def _read_config(path: Path) -> dict[str, Any]:
+def _read(reader: Callable[[Path], T], path: Path) -> T:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise WorkloadError(f"model: {path}: cannot be read ({exc.strerror})") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        line = getattr(exc, "lineno", 0)
-        raise WorkloadError(f"model: {path}:{line}: not valid JSON") from exc
+        return reader(path)
+    except UserFileError as exc:
+        raise WorkloadError(f"model: {exc}") from exc
+
+
+def _read_config(path: Path) -> dict[str, Any]:
+    data = _read(read_json, path)
     if not isinstance(data, dict):
         raise WorkloadError(f"model: {path}: a config must be a JSON object")
     return data
@@ -169,7 +187,36 @@ def _checked(source: ModelSource) -> ModelSource:
         missing = [k for k in REQUIRED_KEYS[model_type] if k not in config]
     if missing:
         raise WorkloadError(f"model: {source.ref}: config for {model_type} is missing {', '.join(missing)}")
+    keys = UNET_KEYS if source.family == "diffusion" else REQUIRED_KEYS[model_type]
+    for key in keys:
+        kind = KEY_KINDS.get(key, "size")
+        if not _holds(kind, config[key]):
+            raise WorkloadError(f"model: {source.ref}: {key}: expected {EXPECTED[kind]}, got {config[key]!r}")
     return source
+
+
+def _holds(kind: str, value: Any) -> bool:
+    """Whether a config value is of `kind` (see EXPECTED); true and false are not numbers here."""
+
+    def size(v: Any) -> bool:
+        try:
+            checked_number(v, integer=True)
+        except NumberError:
+            return False
+        return True
+
+    def listed(check: Any) -> bool:
+        return isinstance(value, list) and bool(value) and all(check(v) for v in value)
+
+    if kind == "size":
+        return size(value)
+    if kind == "sizes":
+        return listed(size)
+    if kind == "size or sizes":
+        return size(value) or listed(size)
+    if kind == "names":
+        return listed(lambda v: isinstance(v, str) and bool(v))
+    return isinstance(value, str) and bool(value)
 
 
 def _digest(data: dict[str, Any]) -> str:

@@ -165,6 +165,8 @@ def hf_model(config_dict: dict[str, Any], task: str) -> tuple[Any, str]:
         config: Any = transformers.AutoConfig.for_model(model_type, **fields)
     except (ValueError, KeyError) as exc:
         raise TraceError("model", f"unknown model type {model_type!r}") from exc
+    except Exception as exc:  # transformers' strict config check (huggingface_hub): a field of the wrong type
+        raise TraceError("model", f"config for {model_type!r} has a wrong field: {' '.join(str(exc).split())}") from exc
     config.use_cache = task == "inference"
     try:
         if model_type in LLM_TYPES:
