@@ -26,6 +26,10 @@ for variable in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
     os.environ[variable] = str(SANDBOX / variable.lower())
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    shutil.rmtree(SANDBOX, ignore_errors=True)
+
+
 def _written_outside_tests() -> list[str]:
     folders = [OUTSIDE_ANY_TEST, *(SANDBOX / name / "gpuconfig" for name in ("xdg_data_home", "xdg_config_home"))]
     return sorted(str(path) for folder in folders if folder.exists() for path in [folder, *folder.rglob("*")])

@@ -54,9 +54,3 @@ def _torch_device(device: Mapping[str, Any], nvml_count: int, torch: Mapping[str
         return f"cuda:{seen[0].get('index', 0)}"  # the only NVIDIA GPU here, and torch's only CUDA device
     missing = "NVML gave no UUID for it" if uuid is None else "torch gave no device UUIDs (torch older than 2.0?)"
     return unavailable(f"which torch device this GPU is cannot be told: {missing}")
-
-
-def subject(device: Mapping[str, Any], index: int) -> str:
-    """How verdicts name NVML's GPU `index`: its torch device when known, else 'GPU i' as nvidia-smi numbers it."""
-    linked = device.get("torch_device")
-    return linked if isinstance(linked, str) else f"GPU {index}"

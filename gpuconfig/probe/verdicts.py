@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from gpuconfig.core.guide.records import gpu_label
 from gpuconfig.core.worker_process import Failure
 from gpuconfig.probe import torch_devices
 from gpuconfig.probe.egpu import external_link
@@ -36,7 +37,7 @@ def judge(
         verdicts.append(Verdict("GPU", "machine", "info", f"No NVIDIA GPU: {no_gpu}", threshold="nothing to compare"))
     for index, device in enumerate(devices):
         name = str(device.get("name", ""))
-        label = torch_devices.subject(device, index)
+        label = gpu_label(device, index)
         verdicts += _health_verdicts(device, label, refs, loaded_link(series, index))
         verdicts += _series_verdicts(series, index, device, label, refs)
         if isinstance(device["torch_device"], str):
@@ -79,7 +80,7 @@ def _torch_verdicts(torch: dict[str, Any], devices: Sequence[dict[str, Any]]) ->
     if is_unavailable(torch):
         reason = str(torch["unavailable"])
         failure = failure_of(torch.get("failure"))
-        status, said, advice = TORCH_UNAVAILABLE.get(failure, TORCH_BROKEN) if failure else TORCH_BROKEN
+        status, said, advice = TORCH_UNAVAILABLE.get(failure, TORCH_BROKEN) if failure else TORCH_UNKNOWN
         return [
             Verdict(
                 "PyTorch",
@@ -135,7 +136,7 @@ def _torch_verdicts(torch: dict[str, Any], devices: Sequence[dict[str, Any]]) ->
             verdicts.append(
                 Verdict(
                     "Driver supports torch's CUDA",
-                    torch_devices.subject(device, index),
+                    gpu_label(device, index),
                     "fail",
                     f"the driver supports CUDA {device.get('cuda_driver_version')}, torch was built for CUDA {cuda}",
                     threshold="driver's CUDA version >= torch's CUDA version",
@@ -183,6 +184,12 @@ TORCH_BROKEN = (
     "fail",
     "PyTorch is installed but does not work",
     "reinstall torch with the wheel for this machine's driver (gpuconfig guide --from-probe)",
+)
+# A report written before the worker said why torch was unavailable: not judged broken on its words alone.
+TORCH_UNKNOWN = (
+    "warn",
+    "PyTorch unavailable",
+    "check that the chosen Python has a working torch (gpuconfig guide --from-probe), then probe again",
 )
 TORCH_UNAVAILABLE = {
     Failure.NO_TORCH: (

@@ -74,7 +74,10 @@ def _no_display() -> str:
 
 
 def _library_problem(loader_message: str) -> str:
-    library = missing_library(loader_message) or loader_message.strip().splitlines()[0]
+    library = missing_library(loader_message)
+    if library is None:  # not a system library: PySide6 itself is missing or broken
+        first_line = (loader_message.strip().splitlines() or ["no reason given"])[0]
+        return f"gpuconfig cannot open its window: Qt for Python does not load ({first_line}); reinstall gpuconfig."
     package = package_of(library)
     named = f"{library} (package {package.install_name})" if package else library
     return (

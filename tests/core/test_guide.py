@@ -280,6 +280,8 @@ def test_no_nvidia_driver() -> None:
     no_torch = {"unavailable": "No module named 'torch'", "failure": "no_torch"}  # as the probe's worker says it
     missing = guide_from_probe({**base, "torch": no_torch}, "windows-11")
     assert any("not installed" in t for t in findings(missing, "info"))
+    earlier = guide_from_probe({**base, "torch": {"unavailable": no_torch["unavailable"]}}, "windows-11")
+    assert not findings(earlier, "fail") and any("could not be used" in t for t in findings(earlier, "warn"))
 
 
 def test_a_malformed_report_is_named_never_a_crash(recorded_devices: list[dict[str, Any]]) -> None:

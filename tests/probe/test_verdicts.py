@@ -206,6 +206,9 @@ def test_a_cpu_only_machine_gets_information_and_failed_benchmarks_fail() -> Non
     assert one(judge(CPU_ONLY, [], missing, []), "PyTorch").status == "warn"
     broken = {"unavailable": "ImportError: libcudart.so.12: cannot open shared object file", "failure": "broken_torch"}
     assert one(judge(CPU_ONLY, [], broken, []), "PyTorch").status == "fail"
+    # a report saved before the worker said why: a warning, never "installed but does not work"
+    earlier = one(judge(CPU_ONLY, [], {"unavailable": missing["unavailable"]}, []), "PyTorch")
+    assert earlier.status == "warn" and "does not work" not in earlier.message
 
 
 def test_every_reference_names_its_source() -> None:

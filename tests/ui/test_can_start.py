@@ -103,3 +103,12 @@ def test_one_list_of_system_libraries() -> None:
     control = (ROOT / "packaging" / "linux" / "control.in").read_text(encoding="utf-8")
     assert "@SYSTEM_LIBRARIES@" in control and "libxcb" not in control
     assert "linux-libraries.txt" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_qt_for_python_missing_is_not_called_a_system_library(tmp_path: Path) -> None:
+    """With PySide6 hidden (a broken install), the line says Qt for Python does not load, not a library."""
+    (tmp_path / "PySide6").mkdir()
+    (tmp_path / "PySide6" / "__init__.py").write_text("raise ImportError('No module named PySide6.QtGui')\n")
+    line = one_line(start_window(PYTHONPATH=str(tmp_path), DISPLAY=":0"))
+    assert line.startswith("gpuconfig cannot open its window: Qt for Python does not load (")
+    assert "apt-get" not in line

@@ -15,7 +15,7 @@ from typing import Any
 from gpuconfig.core.guide.choose import GpuTarget, choose_wheel_for, code_for
 from gpuconfig.core.guide.guide import Finding, Guide, guide_for_gpus
 from gpuconfig.core.guide.oses import os_info
-from gpuconfig.core.guide.records import DRIVER_PATTERN, version_key
+from gpuconfig.core.guide.records import DRIVER_PATTERN, gpu_label, version_key
 from gpuconfig.core.guide.steps import index_option, packages
 from gpuconfig.core.guide.tables import load_tables
 from gpuconfig.core.worker_process import Failure
@@ -82,18 +82,12 @@ def _targets(devices: list[Any], findings: list[Finding]) -> list[GpuTarget]:
             findings.append(
                 Finding(
                     "warn",
-                    f"{_gpu_label(device, index)} {name}: compute capability unknown ({why}); left out of the choice",
+                    f"{gpu_label(device, index)} {name}: compute capability unknown ({why}); left out of the choice",
                 )
             )
             continue
         targets.append(GpuTarget(name, "nvidia", cc))
     return targets
-
-
-def _gpu_label(device: dict[str, Any], index: int) -> str:
-    """The probe's name for NVML's GPU `index`: the torch device it is, or 'GPU i' as nvidia-smi numbers it."""
-    linked = device.get("torch_device")
-    return linked if isinstance(linked, str) else f"GPU {index}"
 
 
 def _driver_findings(
@@ -157,6 +151,8 @@ def _torch_findings(torch: dict[str, Any], devices: list[Any], install: str, dri
             return [Finding("info", f"torch is not installed in the probed Python ({reason}).", install)]
         if failure in (Failure.NO_PYTHON, Failure.CANCELLED, Failure.TIMEOUT):
             return [Finding("info", f"torch was not checked: {reason}.", install)]
+        if failure is None:  # a report from before the probe said why: not judged broken on its words alone
+            return [Finding("warn", f"torch could not be used in the probed Python: {reason}.", install)]
         return [Finding("fail", f"torch is installed but does not work: {reason}", f"reinstall it: {install}")]
     version, cuda, hip = torch.get("version", "?"), _text(torch.get("cuda")), _text(torch.get("hip"))
     if not devices:
@@ -189,7 +185,7 @@ def _torch_findings(torch: dict[str, Any], devices: list[Any], install: str, dri
             found.append(
                 Finding(
                     "fail",
-                    f"{_gpu_label(device, index)} {name} (compute capability {cc}, sm_{cc.replace('.', '')}) is not in "
+                    f"{gpu_label(device, index)} {name} (compute capability {cc}, sm_{cc.replace('.', '')}) is not in "
                     f"torch {version}'s architecture list ({shown}): every kernel fails with 'no kernel image'.",
                     f"install a build with code for it: {install}",
                 )

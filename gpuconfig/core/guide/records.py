@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from gpuconfig.core.catalog.model import Source
 
 # An NVIDIA driver version as nvidia-smi prints it: 560.35.03, 536.23.
 DRIVER_PATTERN = re.compile(r"\d+(\.\d+){0,3}")
+
+
+def gpu_label(device: Mapping[str, Any], index: int) -> str:
+    """A probe report's name for NVML's GPU `index`: the torch device it is ("cuda:1", joined by UUID when the
+    probe ran), else 'GPU i' as nvidia-smi numbers it."""
+    linked = device.get("torch_device")
+    return linked if isinstance(linked, str) else f"GPU {index}"
 
 
 def version_key(text: str) -> tuple[int, ...]:
