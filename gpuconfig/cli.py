@@ -1,8 +1,8 @@
 """The command line: every GUI capability, headless.
 
 With --json a command prints machine-readable output on stdout and nothing else. Exit codes:
-0 success, 1 a failed verdict, 2 bad input (with a one-line message on stderr), 130 cancelled (Ctrl+C);
-141, silently, when the program reading the output closes it early.
+0 success, 1 a failed verdict, 2 bad input or output that could not be written (with a one-line message
+on stderr, also when the program reading the output closes it early), 130 cancelled (Ctrl+C).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from gpuconfig import __version__
 from gpuconfig.core.catalog.schema import CURRENCIES, SchemaError
 
 EXIT_OK, EXIT_VERDICT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-EXIT_BROKEN_PIPE = 141  # what a shell reports for a Unix tool ended by SIGPIPE (128 + 13)
 EXIT_CANCELLED = 130  # what shells report for a command ended by SIGINT (128 + 2)
 
 
@@ -725,7 +724,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="gpuconfig",
         description=__doc__.split("\n")[0],
-        epilog="Exit codes: 0 success, 1 a failed verdict, 2 bad input, 130 cancelled (Ctrl+C), 141 output closed.",
+        epilog="Exit codes: 0 success, 1 a failed verdict, 2 bad input or output closed early, 130 cancelled (Ctrl+C).",
     )
     parser.add_argument("--version", action="version", version=f"gpuconfig {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -876,9 +875,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gpuconfig: {exc}{repair if isinstance(exc, DamagedDatabase) else ''}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
-        # The reader left (`gpuconfig ... --json | head`): stop quietly, and let nothing flush into the pipe.
+        # The reader left (`gpuconfig ... --json | head`): one line, and nothing more flushed into the pipe.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_BROKEN_PIPE
+        print("gpuconfig: the output was closed before all of it was written (a pipe into head?)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:  # Ctrl+C: the workers are already killed on the way out (run_worker)
         print(("\n" if sys.stderr.isatty() else "") + "gpuconfig: cancelled", file=sys.stderr)
         return EXIT_CANCELLED
