@@ -32,6 +32,7 @@ pytestmark = pytest.mark.skipif(
 def _run(executable: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     # This test's Python (it has torch) first on PATH: the app finds it there, as it would a user's venv.
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GPUCONFIG_", "QT_QPA"))}
+    env["GPUCONFIG_DATA_DIR"] = os.environ["GPUCONFIG_DATA_DIR"]  # the test's own data folder, never the user's
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     return subprocess.run(
         [str(executable), *args], capture_output=True, text=True, timeout=timeout, check=False, env=env, cwd="/"
