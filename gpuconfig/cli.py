@@ -8,7 +8,6 @@ With --json a command prints machine-readable output on stdout and nothing else.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from typing import Any
 
 from gpuconfig import __version__
 from gpuconfig.core.catalog.schema import CURRENCIES, SchemaError
+from gpuconfig.core.numbers import json_text
 
 EXIT_OK, EXIT_VERDICT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_BROKEN_PIPE = 141  # what a shell reports for a Unix tool ended by SIGPIPE (128 + 13)
@@ -39,15 +39,8 @@ def _store() -> Any:
     return store
 
 
-def _json_text(data: Any) -> str:
-    """Strict JSON, as every JSON the command line writes (a figure that is not finite is written null)."""
-    from gpuconfig.core.numbers import finite_or_none
-
-    return json.dumps(finite_or_none(data), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-
-
 def _print_json(data: Any) -> None:
-    sys.stdout.write(_json_text(data))
+    sys.stdout.write(json_text(data))
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
@@ -671,7 +664,7 @@ def _cmd_guide(args: argparse.Namespace) -> int:
     except (BuildError, CompatTableError, UserFileError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     if args.format == "json":
-        text = _json_text(guide_record(guide))
+        text = json_text(guide_record(guide))
     else:
         text = guide_markdown(guide) if args.format == "md" else guide_html(guide)
     if args.output:
