@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,28 @@ def _store() -> Any:
 
 def _print_json(data: Any) -> None:
     sys.stdout.write(json_text(data))
+
+
+class _OutputFile:
+    """A file an option names for the command to write. Checked when made, before any work (its folder exists,
+    it is not a folder itself); a write that fails all the same is one line of bad input, never a traceback."""
+
+    def __init__(self, option: str, target: str) -> None:
+        self.option, self.path = option, Path(target)
+        try:
+            if self.path.is_dir():
+                raise UsageError(f"{option} {target}: a folder; name a file to write")
+            if not self.path.parent.is_dir():
+                raise UsageError(f"{option} {target}: no folder {self.path.parent} to write it in")
+        except OSError as exc:
+            raise UsageError(f"{option} {target}: {exc.strerror or exc}") from exc
+
+    def write(self, writer: Callable[[Path], None]) -> None:
+        """Write the file with `writer(path)`."""
+        try:
+            writer(self.path)
+        except OSError as exc:
+            raise UsageError(f"{self.option} {self.path}: not written: {exc.strerror or exc}") from exc
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
@@ -262,10 +284,9 @@ def _cmd_probe(args: argparse.Namespace) -> int:
     from gpuconfig.probe.sampler import Sampler
     from gpuconfig.probe.session import probe
 
+    json_file = _OutputFile("--json", args.json) if args.json and args.json != "-" else None
+    html_file = _OutputFile("--html", args.html) if args.html else None
     _check_python(args.python)
-    for option, target in (("--json", args.json), ("--html", args.html)):
-        if target and target != "-" and not Path(target).resolve().parent.is_dir():
-            raise UsageError(f"{option} {target}: the folder does not exist")
     if not 1 <= args.rate <= 10:
         raise UsageError(f"--rate {args.rate:g}: choose 1 to 10 samples a second")
     only = [name.strip() for name in args.only.split(",") if name.strip()] if args.only else None
@@ -305,10 +326,10 @@ def _cmd_probe(args: argparse.Namespace) -> int:
         print(f"gpuconfig: probe run not saved in the history: {exc}", file=sys.stderr)
     if args.json == "-":
         _print_json(run.record())
-    elif args.json:
-        write_json(run, Path(args.json))
-    if args.html:
-        write_html(run, Path(args.html))
+    elif json_file:
+        json_file.write(lambda path: write_json(run, path))
+    if html_file:
+        html_file.write(lambda path: write_html(run, path))
     if args.json != "-":
         rows = [
             [r.name, r.dtype, r.device, r.variant, f"{r.value:.4g}" if r.value is not None else r.status, r.unit]
@@ -635,6 +656,7 @@ def _cmd_guide(args: argparse.Namespace) -> int:
     from gpuconfig.core.paths import write_text_atomic
     from gpuconfig.core.user_files import UserFileError, read_json
 
+    output = _OutputFile("--output", args.output) if args.output else None
     try:
         if args.gpu:
             part = _store().part(args.gpu)
@@ -667,8 +689,8 @@ def _cmd_guide(args: argparse.Namespace) -> int:
         text = json_text(guide_record(guide))
     else:
         text = guide_markdown(guide) if args.format == "md" else guide_html(guide)
-    if args.output:
-        write_text_atomic(Path(args.output), text)
+    if output:
+        output.write(lambda path: write_text_atomic(path, text))
     else:
         sys.stdout.write(text)
     return EXIT_VERDICT_FAILED if any(f.severity == "fail" for f in guide.findings) else EXIT_OK
