@@ -323,7 +323,7 @@ def _cmd_probe(args: argparse.Namespace) -> int:
         history.save(run)
         history.close()
     except HistoryError as exc:
-        print(f"gpuconfig: probe run not saved in the history: {exc}", file=sys.stderr)
+        print(f"gpuconfig: probe run not saved in the history: {exc}{_repair_hint(exc)}", file=sys.stderr)
     if args.json == "-":
         _print_json(run.record())
     elif json_file:
@@ -716,6 +716,16 @@ def _cmd_data_repair(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _repair_hint(exc: BaseException) -> str:
+    """What to do about an error that comes from a damaged database file, the catalog's or the probe
+    history's (there underneath a HistoryError); "" for any other."""
+    from gpuconfig.core.database import DamagedDatabase
+
+    if isinstance(exc, DamagedDatabase) or isinstance(exc.__cause__, DamagedDatabase):
+        return "; `gpuconfig data repair` moves it aside and rebuilds it, keeping what can be read"
+    return ""
+
+
 def _repair_record(path: Path, repair: Any) -> dict[str, Any]:
     if repair is None:
         return {"file": str(path), "repaired": False}
@@ -877,7 +887,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_OK
-    from gpuconfig.core.database import DamagedDatabase, StoreError
+    from gpuconfig.core.database import StoreError
 
     try:
         code = int(args.handler(args))
@@ -887,8 +897,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gpuconfig: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (StoreError, SchemaError) as exc:  # no database to work on, or no catalog schema to read it
-        repair = "; `gpuconfig data repair` moves it aside and rebuilds it, keeping what can be read"
-        print(f"gpuconfig: {exc}{repair if isinstance(exc, DamagedDatabase) else ''}", file=sys.stderr)
+        print(f"gpuconfig: {exc}{_repair_hint(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # The reader left (`gpuconfig ... --json | head`): stop quietly, and let nothing flush into the pipe.

@@ -101,3 +101,21 @@ def test_a_report_the_system_refuses_to_write_is_one_line_and_exit_2() -> None:
     assert run.returncode == 2
     assert run.stderr.startswith("gpuconfig: --html /proc/run.html: not written: "), run.stderr
     assert run.stderr.count("\n") == 1
+
+
+def test_a_damaged_history_says_how_to_repair_it_and_the_repair_keeps_the_next_run() -> None:
+    damaged = default_history_path()
+    damaged.write_bytes(b"not a database" * 400)
+    probe = [sys.executable, "-m", "gpuconfig", "probe", "--only", "disk_read"]
+    run = subprocess.run(probe, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    [line] = [text for text in run.stderr.splitlines() if "not saved in the history" in text]
+    assert f"{damaged}: not a readable probe history: damaged" in line
+    assert line.endswith("; `gpuconfig data repair` moves it aside and rebuilds it, keeping what can be read")
+    repair = [sys.executable, "-m", "gpuconfig", "data", "repair"]
+    assert subprocess.run(repair, capture_output=True, text=True, timeout=120).returncode == 0
+    again = subprocess.run(probe, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and "history" not in again.stderr, again.stderr
+    history = ProbeHistory.open_default()
+    assert len(history.runs()) == 1
+    history.close()
