@@ -8,15 +8,15 @@ on stderr, also when the program reading the output closes it early), 130 cancel
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from gpuconfig import __version__
 from gpuconfig.core.catalog.schema import CURRENCIES, SchemaError
+from gpuconfig.core.numbers import json_text
 
 EXIT_OK, EXIT_VERDICT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_CANCELLED = 130  # what shells report for a command ended by SIGINT (128 + 2)
@@ -38,15 +38,30 @@ def _store() -> Any:
     return store
 
 
-def _json_text(data: Any) -> str:
-    """Strict JSON, as every JSON the command line writes (a figure that is not finite is written null)."""
-    from gpuconfig.core.numbers import finite_or_none
-
-    return json.dumps(finite_or_none(data), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-
-
 def _print_json(data: Any) -> None:
-    sys.stdout.write(_json_text(data))
+    sys.stdout.write(json_text(data))
+
+
+class _OutputFile:
+    """A file an option names for the command to write. Checked when made, before any work (its folder exists,
+    it is not a folder itself); a write that fails all the same is one line of bad input, never a traceback."""
+
+    def __init__(self, option: str, target: str) -> None:
+        self.option, self.path = option, Path(target)
+        try:
+            if self.path.is_dir():
+                raise UsageError(f"{option} {target}: a folder; name a file to write")
+            if not self.path.parent.is_dir():
+                raise UsageError(f"{option} {target}: no folder {self.path.parent} to write it in")
+        except OSError as exc:
+            raise UsageError(f"{option} {target}: {exc.strerror or exc}") from exc
+
+    def write(self, writer: Callable[[Path], None]) -> None:
+        """Write the file with `writer(path)`."""
+        try:
+            writer(self.path)
+        except OSError as exc:
+            raise UsageError(f"{self.option} {self.path}: not written: {exc.strerror or exc}") from exc
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
@@ -268,10 +283,9 @@ def _cmd_probe(args: argparse.Namespace) -> int:
     from gpuconfig.probe.sampler import Sampler
     from gpuconfig.probe.session import probe
 
+    json_file = _OutputFile("--json", args.json) if args.json and args.json != "-" else None
+    html_file = _OutputFile("--html", args.html) if args.html else None
     _check_python(args.python)
-    for option, target in (("--json", args.json), ("--html", args.html)):
-        if target and target != "-" and not Path(target).resolve().parent.is_dir():
-            raise UsageError(f"{option} {target}: the folder does not exist")
     if not 1 <= args.rate <= 10:
         raise UsageError(f"--rate {args.rate:g}: choose 1 to 10 samples a second")
     only = [name.strip() for name in args.only.split(",") if name.strip()] if args.only else None
@@ -308,13 +322,13 @@ def _cmd_probe(args: argparse.Namespace) -> int:
         history.save(run)
         history.close()
     except HistoryError as exc:
-        print(f"gpuconfig: probe run not saved in the history: {exc}", file=sys.stderr)
+        print(f"gpuconfig: probe run not saved in the history: {exc}{_repair_hint(exc)}", file=sys.stderr)
     if args.json == "-":
         _print_json(run.record())
-    elif args.json:
-        write_json(run, Path(args.json))
-    if args.html:
-        write_html(run, Path(args.html))
+    elif json_file:
+        json_file.write(lambda path: write_json(run, path))
+    if html_file:
+        html_file.write(lambda path: write_html(run, path))
     if args.json != "-":
         rows = [
             [r.name, r.dtype, r.device, r.variant, f"{r.value:.4g}" if r.value is not None else r.status, r.unit]
@@ -641,6 +655,7 @@ def _cmd_guide(args: argparse.Namespace) -> int:
     from gpuconfig.core.paths import write_text_atomic
     from gpuconfig.core.user_files import UserFileError, read_json
 
+    output = _OutputFile("--output", args.output) if args.output else None
     try:
         if args.gpu:
             part = _store().part(args.gpu)
@@ -670,11 +685,11 @@ def _cmd_guide(args: argparse.Namespace) -> int:
     except (BuildError, CompatTableError, UserFileError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     if args.format == "json":
-        text = _json_text(guide_record(guide))
+        text = json_text(guide_record(guide))
     else:
         text = guide_markdown(guide) if args.format == "md" else guide_html(guide)
-    if args.output:
-        write_text_atomic(Path(args.output), text)
+    if output:
+        output.write(lambda path: write_text_atomic(path, text))
     else:
         sys.stdout.write(text)
     return EXIT_VERDICT_FAILED if any(f.severity == "fail" for f in guide.findings) else EXIT_OK
@@ -698,6 +713,16 @@ def _cmd_data_repair(args: argparse.Namespace) -> int:
         for line in repair.lost:
             print(f"  not kept: {line}")
     return EXIT_OK
+
+
+def _repair_hint(exc: BaseException) -> str:
+    """What to do about an error that comes from a damaged database file, the catalog's or the probe
+    history's (there underneath a HistoryError); "" for any other."""
+    from gpuconfig.core.database import DamagedDatabase
+
+    if isinstance(exc, DamagedDatabase) or isinstance(exc.__cause__, DamagedDatabase):
+        return "; `gpuconfig data repair` moves it aside and rebuilds it, keeping what can be read"
+    return ""
 
 
 def _repair_record(path: Path, repair: Any) -> dict[str, Any]:
@@ -861,7 +886,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_OK
-    from gpuconfig.core.database import DamagedDatabase, StoreError
+    from gpuconfig.core.database import StoreError
 
     try:
         code = int(args.handler(args))
@@ -871,8 +896,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gpuconfig: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (StoreError, SchemaError) as exc:  # no database to work on, or no catalog schema to read it
-        repair = "; `gpuconfig data repair` moves it aside and rebuilds it, keeping what can be read"
-        print(f"gpuconfig: {exc}{repair if isinstance(exc, DamagedDatabase) else ''}", file=sys.stderr)
+        print(f"gpuconfig: {exc}{_repair_hint(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # The reader left (`gpuconfig ... --json | head`): one line, and nothing more flushed into the pipe.

@@ -1,11 +1,13 @@
 """The one check for a number that comes from outside: a file, the command line, a form or the database.
 
 Not a number, not finite (NaN, infinity), not positive or beyond its ceiling: refused with one line that
-says why. Callers put the file, line and field in front of it.
+says why. Callers put the file, line and field in front of it. And the way out: JSON text in which a figure
+that is not finite is null.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -57,3 +59,9 @@ def finite_or_none(data: Any) -> Any:
     if isinstance(data, list | tuple):
         return [finite_or_none(value) for value in data]
     return data
+
+
+def json_text(data: Any, indent: int | None = 2) -> str:
+    """`data` as strict JSON text ending in a newline, as every JSON file and output gpuconfig writes: a
+    figure that is not finite is written null (see finite_or_none), never NaN or Infinity."""
+    return json.dumps(finite_or_none(data), ensure_ascii=False, indent=indent, allow_nan=False) + "\n"

@@ -4,11 +4,11 @@ compared. PDF is the HTML printed by Qt's own PDF writer in the Probe tab.
 
 from __future__ import annotations
 
-import json
 from html import escape
 from pathlib import Path
 from typing import Any
 
+from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import write_text_atomic
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.probe.session import ProbeRun
@@ -24,7 +24,7 @@ th { background: #f6f8fa; } td.num { text-align: right; } .muted { color: #57606
 
 
 def write_json(run: ProbeRun, path: Path) -> None:
-    write_text_atomic(path, json.dumps(run.record(), ensure_ascii=False, indent=2) + "\n")
+    write_text_atomic(path, json_text(run.record()))
 
 
 def write_html(run: ProbeRun, path: Path) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import psutil  # type: ignore[import-untyped, unused-ignore]
 
+from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import write_text_atomic
 from gpuconfig.probe import nvml
 from gpuconfig.probe.model import Unavailable, is_unavailable
@@ -447,8 +448,8 @@ class Sampler:
 
 
 def write_json(series: Series, path: Path) -> None:
-    """Save `series` as JSON (`Series.record()`; NaN as null), atomically."""
-    write_text_atomic(path, json.dumps(series.record(), ensure_ascii=False) + "\n")
+    """Save `series` as strict JSON (`Series.record()`; a figure that is not finite as null), atomically."""
+    write_text_atomic(path, json_text(series.record(), indent=None))
 
 
 def read_json(path: Path) -> Series:

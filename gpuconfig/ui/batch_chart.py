@@ -10,13 +10,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from gpuconfig.core.workload.spec import MAX_SIZE
 from gpuconfig.ui.plots import style_axes
 from gpuconfig.ui.theme import Colors, mark
 
 GIB = 1024**3
 MIB = 1024**2
 SAMPLES = 96  # points on the curve: the peak is piecewise linear in the batch, so a few dozen draw it exactly
-SEARCH_LIMIT = 1 << 20
+SEARCH_LIMIT = MAX_SIZE  # the largest micro-batch a workload may ask
 
 
 def largest_fitting(peak_at: Callable[[int], int], limit: int) -> int:
@@ -29,7 +30,7 @@ def largest_fitting(peak_at: Callable[[int], int], limit: int) -> int:
         low = min(low * 2, SEARCH_LIMIT)
     if low >= SEARCH_LIMIT:
         return SEARCH_LIMIT
-    high = low * 2  # peak_at(high) > limit
+    high = min(low * 2, SEARCH_LIMIT)  # peak_at(high) > limit
     while high - low > 1:
         middle = (low + high) // 2
         if peak_at(middle) <= limit:
@@ -41,10 +42,11 @@ def largest_fitting(peak_at: Callable[[int], int], limit: int) -> int:
 
 def batch_range(batch: int, largest: int | None) -> np.ndarray:
     """The batches to draw: up to twice the one asked, stretched to show where the limit is crossed when
-    that is near."""
+    that is near, and never past the largest micro-batch a workload may ask."""
     end = max(8, 2 * batch)
     if largest is not None and 0 < largest <= 4 * end:
         end = max(end, int(largest * 1.25) + 2)
+    end = min(end, SEARCH_LIMIT)
     return np.unique(np.linspace(1, end, SAMPLES).round()).astype(np.float64)
 
 

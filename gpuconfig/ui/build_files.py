@@ -6,7 +6,6 @@ their names and paths as arguments (the tests call them); the buttons ask the us
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.build.export import build_csv, build_html, build_json, build_markdown
 from gpuconfig.core.build.model import Build, BuildError, read_build
+from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import write_text_atomic
 from gpuconfig.ui.pdf import write_pdf
 from gpuconfig.ui.theme import mark
@@ -167,7 +167,7 @@ class BuildFiles(QWidget):
         if fmt == "csv":
             return build_csv(*args, **kw)
         if fmt == "json":
-            return json.dumps(build_json(*args, **kw), indent=2, ensure_ascii=False) + "\n"
+            return json_text(build_json(*args, **kw))
         raise ValueError(f"unknown export format {fmt!r}")
 
     def export_to(self, path: str | Path, fmt: str) -> None:

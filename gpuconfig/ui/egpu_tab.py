@@ -9,7 +9,6 @@ changes and the trace is not at hand), and measuring the attached eGPU (a benchm
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -37,6 +36,7 @@ from gpuconfig.core.egpu.check import Host
 from gpuconfig.core.egpu.report import EgpuReport, egpu_record, egpu_text, evaluate
 from gpuconfig.core.egpu.speed import measured_h2d
 from gpuconfig.core.egpu.tables import EgpuDataError, EgpuTables, egpu_tables
+from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import file_stem, write_text_atomic
 from gpuconfig.core.workload.answer import Answer, answer_from_fit, gpu_spec, prepare
 from gpuconfig.core.workload.models import resolve_model
@@ -379,7 +379,7 @@ class EgpuTab(QWidget):
         if fmt == "text":
             return egpu_text(self.report) + "\n"
         if fmt == "json":
-            return json.dumps(egpu_record(self.report), indent=2, ensure_ascii=False) + "\n"
+            return json_text(egpu_record(self.report))
         raise ValueError(f"unknown export format {fmt!r}")
 
     def export_to(self, path: str | Path, fmt: str) -> None:

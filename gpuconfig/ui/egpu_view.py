@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.egpu.check import PORT_LABELS, Check
 from gpuconfig.core.egpu.report import EgpuReport
+from gpuconfig.core.links import web_link
 from gpuconfig.ui.tables import shape_table
 from gpuconfig.ui.theme import Colors
 
@@ -30,7 +31,8 @@ FIX_SHARE, SOURCE_SHARE = 0.34, 0.2
 ROW_AIR, MIN_HEIGHT = 6, 120
 STATUS_ROLES = {"ok": "success", "warn": "warning", "fail": "error", "unknown": "muted"}
 ICONS = {"ok": "✔", "warn": "▲", "fail": "✖", "unknown": "?"}
-URL = re.compile(r"\s*\((https?://[^)\s]+)\)")
+# A source's address, whatever its scheme: web_link decides which become links.
+URL = re.compile(r"\s*\(([a-zA-Z][a-zA-Z0-9+.-]*://[^)\s]+)\)")
 PART_PREFIX = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)+: ")  # "razer-core-x: Geektopia: ..." names the part first
 NAME_LENGTH = 32
 
@@ -61,12 +63,13 @@ def short_source(source: str) -> str:
 
 
 def source_links(sources: Sequence[str]) -> str:
-    """'Title (url)' sources as HTML links, each named as source_name() calls it."""
+    """'Title (url)' sources as HTML links, each named as source_name() calls it (an address that is not a
+    web address is shown as text)."""
     links = []
     for source in sources:
         match = URL.search(source)
-        name = escape(source_name(source))
-        links.append(f'<a href="{escape(match.group(1))}">{name}</a>' if match else name)
+        name = source_name(source)
+        links.append(web_link(match.group(1), name) if match else escape(name))
     return " · ".join(links)
 
 

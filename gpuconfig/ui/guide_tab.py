@@ -6,7 +6,6 @@ on the GUI thread at every change. Exports: Markdown, HTML, JSON, and PDF throug
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from gpuconfig.core.guide.diagnose import guide_from_probe
 from gpuconfig.core.guide.guide import Guide, guide_for_gpus
 from gpuconfig.core.guide.oses import os_from_report
 from gpuconfig.core.guide.render import guide_html, guide_markdown, guide_record
+from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import file_stem, user_data_dir, write_text_atomic
 from gpuconfig.core.user_files import UserFileError, read_json
 from gpuconfig.ui.background import one_line
@@ -224,7 +224,7 @@ class GuideTab(QWidget):
         if fmt in ("html", "pdf"):
             return guide_html(self.guide)
         if fmt == "json":
-            return json.dumps(guide_record(self.guide), indent=2, ensure_ascii=False) + "\n"
+            return json_text(guide_record(self.guide))
         raise ValueError(f"unknown export format {fmt!r}")
 
     def export_to(self, path: str | Path, fmt: str) -> None:

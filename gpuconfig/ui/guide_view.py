@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.guide.guide import Guide
 from gpuconfig.core.guide.steps import Step
+from gpuconfig.core.links import web_link
 from gpuconfig.ui.theme import SEVERITY_ROLES, Colors, mark
 
 CONTENTS_WIDTH = 280  # the contents beside the page also keep its lines to a readable length
@@ -178,7 +179,7 @@ class GuideView(QWidget):
         if guide.sources:
             layout.addWidget(self._section(self.tr("Sources")))
             items = "".join(
-                f'<li><a href="{escape(s.url, quote=True)}" style="color:{self.colors.link}">{escape(s.title)}</a>'
+                f"<li>{web_link(s.url, s.title, style=f'color:{self.colors.link}')}"
                 f" — {escape(self.tr('read {date}').format(date=s.read))}</li>"
                 for s in guide.sources
             )

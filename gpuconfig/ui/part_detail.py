@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from html import escape
-from urllib.parse import urlsplit
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 from gpuconfig.core.catalog.derived import DERIVED_FIELDS
 from gpuconfig.core.catalog.model import Part, Price
 from gpuconfig.core.catalog.schema import KindSpec
+from gpuconfig.core.links import web_link
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
 from gpuconfig.core.units import MISSING, format_value
 
@@ -93,12 +93,12 @@ class PartDetail(QWidget):
             )
             price_note = f"{escape(origin)}<br>{catalog}"
         elif price is not None:
-            link = _link(price.source, self.tr("source")) if price.source else ""
+            link = web_link(price.source, self.tr("source")) if price.source else ""
             price_note = f"{escape(price.basis)}, {escape(price.date)} {link}"
         else:
             price_note = ""
         sources = "".join(
-            f"<li>{_link(s.url, s.title)} — {escape(self.tr('read'))} {escape(s.read)}"
+            f"<li>{web_link(s.url, s.title)} — {escape(self.tr('read'))} {escape(s.read)}"
             + (f"<br><small>{escape(', '.join(s.fields))}</small>" if s.fields else "")
             + "</li>"
             for s in part.sources
@@ -114,14 +114,6 @@ class PartDetail(QWidget):
             {notes}
             <h4>{escape(self.tr("Sources"))}</h4><ol>{sources}</ol>
         """
-
-
-def _link(url: str, text: str) -> str:
-    """A link for a web address only: an imported source may say anything (file:, smb:, a shop's name),
-    and a click on the pane opens what a link points to, so anything else is shown as plain text."""
-    if urlsplit(url).scheme.lower() in ("http", "https"):
-        return f'<a href="{escape(url, quote=True)}">{escape(text)}</a>'
-    return escape(url if text == url else f"{text}: {url}")
 
 
 class PartDetailDialog(QDialog):

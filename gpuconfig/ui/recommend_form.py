@@ -21,7 +21,7 @@ from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.egpu.check import PORT_LABELS
 from gpuconfig.core.planner.recommend import Constraints
 from gpuconfig.core.workload.models import zoo
-from gpuconfig.core.workload.spec import PRECISIONS, TASKS, Workload, WorkloadError
+from gpuconfig.core.workload.spec import MAX_SIZE, PRECISIONS, TASKS, Workload, WorkloadError
 from gpuconfig.ui.theme import mark
 
 MAX_BUDGET = 10_000_000
@@ -75,10 +75,8 @@ class RecommendForm(QWidget):
         self.model.setToolTip(self.tr("A built-in model, or the path of a Hugging Face config.json"))
         self.task = self._choices("plan_task", TASKS)
         self.precision = self._choices("plan_precision", PRECISIONS)
-        self.batch = self._spin("plan_batch", 1, 1_000_000, self.tr("Samples per GPU in one step"))
-        self.seq = self._spin(
-            "plan_seq", 0, 1_000_000, self.tr("Tokens per sample, or the image side (0: the model's)")
-        )
+        self.batch = self._spin("plan_batch", 1, MAX_SIZE, self.tr("Samples per GPU in one step"))
+        self.seq = self._spin("plan_seq", 0, MAX_SIZE, self.tr("Tokens per sample, or the image side (0: the model's)"))
         self.seq.setSpecialValueText(self.tr("model default"))
 
         self.budget = QDoubleSpinBox()

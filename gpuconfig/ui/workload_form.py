@@ -20,7 +20,16 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.workload.models import zoo
-from gpuconfig.core.workload.spec import OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS, Workload
+from gpuconfig.core.workload.spec import (
+    MAX_GPUS,
+    MAX_LORA_RANK,
+    MAX_SIZE,
+    OPTIMIZERS,
+    PRECISIONS,
+    STRATEGIES,
+    TASKS,
+    Workload,
+)
 from gpuconfig.ui.theme import mark
 
 # The common jobs, one click each: (preset id, workload). Button texts are in WorkloadForm.preset_labels.
@@ -36,7 +45,6 @@ PRESETS: dict[str, Workload] = {
     "stable_diffusion": Workload("sd-unet", task="finetune", precision="amp_fp16", optimizer="adamw", batch=4),
 }
 DEFAULT_GPU = "nvidia-geforce-rtx-4090"
-BIG = 1_000_000
 
 
 def _spin(name: str, low: int, high: int) -> QSpinBox:
@@ -132,22 +140,22 @@ class WorkloadForm(QWidget):
         self.device.addItem(self.tr("GPU (CUDA)"), "cuda")
         self.device.addItem(self.tr("CPU"), "cpu")
 
-        self.batch = _spin("batch", 1, BIG)
+        self.batch = _spin("batch", 1, MAX_SIZE)
         self.batch.setToolTip(self.tr("Samples per GPU in one forward and backward pass (the micro-batch)"))
-        self.seq = _spin("seq", 0, BIG)
+        self.seq = _spin("seq", 0, MAX_SIZE)
         self.seq.setSpecialValueText(self.tr("model default"))
         self.seq.setToolTip(
             self.tr("Tokens per sample for text and speech models, the image side in pixels for vision models")
         )
-        self.generate = _spin("generate", 0, BIG)
+        self.generate = _spin("generate", 0, MAX_SIZE)
         self.generate.setToolTip(self.tr("New tokens generated after the prompt (inference)"))
-        self.grad_accum = _spin("grad_accum", 1, BIG)
+        self.grad_accum = _spin("grad_accum", 1, MAX_SIZE)
         self.grad_accum.setToolTip(self.tr("Micro-batches per optimizer step: the effective batch is batch × this"))
         self.checkpointing = QCheckBox(self.tr("Activation checkpointing"))
         self.checkpointing.setObjectName("checkpointing")
         self.checkpointing.setToolTip(self.tr("Recompute activations in the backward pass instead of keeping them"))
-        self.gpus = _spin("gpus", 1, 1024)
-        self.lora_rank = _spin("lora_rank", 1, 4096)
+        self.gpus = _spin("gpus", 1, MAX_GPUS)
+        self.lora_rank = _spin("lora_rank", 1, MAX_LORA_RANK)
         self.gpu = QComboBox()
         self.gpu.setObjectName("gpu")
         self.gpu.setMinimumContentsLength(18)

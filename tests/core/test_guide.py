@@ -5,13 +5,14 @@ from __future__ import annotations
 import copy
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gpuconfig.core.catalog.files import load_catalog
-from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.catalog.model import Part, Source
 from gpuconfig.core.guide.choose import GpuTarget, choose_wheel, code_for, runs_on, target_from_part
 from gpuconfig.core.guide.diagnose import guide_from_probe
 from gpuconfig.core.guide.guide import OSES, Guide, guide_for_gpus, guide_for_part
@@ -300,6 +301,19 @@ def test_a_malformed_report_is_named_never_a_crash(recorded_devices: list[dict[s
 
 
 # --- documents -------------------------------------------------------------------------------------------
+
+
+def test_a_source_that_is_not_a_web_address_is_text_not_a_link() -> None:
+    guide = guide_for_gpus([(RTX_5090, 1)], "ubuntu-24.04")
+    notes = Source("file:///etc/passwd", "Local notes", "2026-01-05")
+    guide = replace(guide, sources=(*guide.sources, notes))
+    html = guide_html(guide)
+    links = re.findall(r"href=[\"']([^\"']*)", html)
+    assert links and all(link.startswith("https://") for link in links), links
+    assert "Local notes: file:///etc/passwd" in html
+    markdown = guide_markdown(guide)
+    assert "](file:" not in markdown and "- Local notes: file:///etc/passwd, read 2026-01-05" in markdown
+    assert markdown.count("](https://") == len(guide.sources) - 1
 
 
 def test_markdown_html_and_json_carry_the_install_command() -> None:

@@ -70,6 +70,33 @@ def test_bad_guide_input_is_one_line_and_exit_2(args: list[str], message: str) -
 
 
 @pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("no-such-folder/guide.md", "no-such-folder/guide.md: no folder"),
+        ("a-file/guide.md", "a-file/guide.md: no folder"),
+        (".", "a folder; name a file to write"),
+    ],
+)
+def test_an_output_that_cannot_be_a_file_is_one_line_and_exit_2(tmp_path: Path, target: str, message: str) -> None:
+    (tmp_path / "a-file").write_text("kept\n", encoding="utf-8")
+    before = sorted(tmp_path.rglob("*"))
+    output = str(tmp_path / target)
+    result = run("guide", "--gpu", "nvidia-geforce-gtx-1080", "--os", "ubuntu-22.04", "--output", output)
+    assert result.returncode == 2
+    assert result.stderr.startswith("gpuconfig: --output ") and result.stderr.count("\n") == 1, result.stderr
+    assert message in result.stderr and result.stdout == ""
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_an_output_the_system_refuses_to_write_is_one_line_and_exit_2() -> None:
+    result = run("guide", "--gpu", "nvidia-geforce-gtx-1080", "--os", "ubuntu-22.04", "--output", "/proc/guide.md")
+    assert result.returncode == 2
+    assert result.stderr.startswith("gpuconfig: --output /proc/guide.md: not written: "), result.stderr
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+@pytest.mark.parametrize(
     ("part_id", "warned"),
     [
         ("nvidia-geforce-gtx-1080", True),

@@ -7,17 +7,27 @@ from pathlib import Path
 
 import pytest
 
+from gpuconfig.core.workload.advice import smaller_micro_batches
 from gpuconfig.core.workload.estimate import Term, fit_term
 from gpuconfig.core.workload.models import resolve_model, zoo
-from gpuconfig.core.workload.spec import Workload, WorkloadError
+from gpuconfig.core.workload.spec import MAX_GPUS, MAX_LORA_RANK, MAX_SIZE, Workload, WorkloadError
 
 
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"batch": 0}, "batch: must be a whole number of at least 1, not 0"),
-        ({"grad_accum": -2}, "grad_accum: must be a whole number"),
-        ({"seq": 0}, "seq: must be a whole number of at least 1"),
+        ({"batch": 0}, "batch: must be a positive number, got 0"),
+        ({"grad_accum": -2}, "grad_accum: must be a positive number, got -2"),
+        ({"seq": 0}, "seq: must be a positive number, got 0"),
+        ({"batch": 2.0}, "batch: expected a whole number, got 2.0"),
+        ({"batch": True}, "batch: expected a whole number, got True"),
+        ({"batch": 10**20}, "batch: must be at most 1,000,000, got 100000000000000000000"),
+        ({"seq": 1_000_001}, "seq: must be at most 1,000,000"),
+        ({"generate": -1}, "generate: must be zero or a positive number, got -1"),
+        ({"generate": 10**7}, "generate: must be at most 1,000,000"),
+        ({"grad_accum": 2**63}, "grad_accum: must be at most 1,000,000"),
+        ({"gpus": 1025}, "gpus: must be at most 1,024, got 1025"),
+        ({"lora_rank": 4097}, "lora_rank: must be at most 4,096, got 4097"),
         ({"task": "train"}, "task: 'train' is not one of"),
         ({"precision": "fp64"}, "precision: 'fp64' is not one of"),
         ({"precision": "int4", "task": "finetune"}, "precision: int4 weights are for inference"),
@@ -29,6 +39,19 @@ def test_bad_workloads_are_refused_with_the_field_named(changes: dict[str, objec
     fields = {"model": "gpt2", **changes}
     with pytest.raises(WorkloadError, match="^" + message.replace("(", r"\(")):
         Workload(**fields)  # type: ignore[arg-type]
+
+
+def test_a_workload_may_ask_up_to_each_ceiling() -> None:
+    Workload("gpt2", task="inference", batch=MAX_SIZE, seq=MAX_SIZE, generate=MAX_SIZE, lora_rank=MAX_LORA_RANK)
+    Workload("gpt2", grad_accum=MAX_SIZE, gpus=MAX_GPUS)
+
+
+def test_smaller_micro_batches_stop_where_the_accumulation_would_pass_its_ceiling() -> None:
+    workload = Workload("gpt2", batch=2**19, grad_accum=4)
+    halves = [(w.batch, w.grad_accum) for w in smaller_micro_batches(workload)]
+    assert halves[0] == (2**18, 8)
+    assert halves[-1][1] * 2 > MAX_SIZE and all(accum <= MAX_SIZE for _, accum in halves)
+    assert all(batch * accum == 2**21 for batch, accum in halves)
 
 
 def test_the_zoo_has_every_model_the_wizard_offers() -> None:

@@ -4,6 +4,7 @@ passes every rule, fits the budget; what it cannot do, it says in GPUs and money
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from gpuconfig.core.build.model import resolve, totals
 from gpuconfig.core.build.power import power_budget
 from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.catalog.store import CatalogStore, open_default_store
-from gpuconfig.core.planner.recommend import Constraints, Plan, PlanError, plan_parts, recommend
+from gpuconfig.core.planner.recommend import MAX_DATASET_GB, Constraints, Plan, PlanError, plan_parts, recommend
 from gpuconfig.core.planner.records import plan_record
 from gpuconfig.core.workload.answer import prepare
 from gpuconfig.core.workload.spec import Workload
@@ -85,11 +86,24 @@ def test_owned_parts_cost_nothing(store: CatalogStore, lora_fit: Any) -> None:
 
 @pytest.mark.parametrize(
     ("changes", "field"),
-    [({"form": "laptop"}, "form"), ({"budget": -5.0}, "budget"), ({"max_gpus": 9}, "max_gpus")],
+    [
+        ({"form": "laptop"}, "form"),
+        ({"budget": -5.0}, "budget"),
+        ({"max_gpus": 9}, "max_gpus"),
+        ({"dataset_gb": -5}, "dataset_gb"),
+        ({"dataset_gb": 10**23}, "dataset_gb"),
+        ({"dataset_gb": 1e23}, "dataset_gb"),
+        ({"dataset_gb": math.nan}, "dataset_gb"),
+    ],
 )
 def test_impossible_limits_name_the_field(changes: dict[str, Any], field: str) -> None:
     with pytest.raises(PlanError, match=f"^{field}:"):
         Constraints(**changes)
+
+
+def test_a_dataset_of_nothing_or_up_to_a_petabyte_is_a_limit() -> None:
+    assert Constraints(dataset_gb=0).dataset_gb == 0
+    assert Constraints(dataset_gb=MAX_DATASET_GB).dataset_gb == MAX_DATASET_GB
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -153,6 +167,9 @@ def test_cli_recommend_70b_full_finetune_on_a_small_budget_says_what_it_would_ta
         (["--own", "no-such-part"], "--own: 'no-such-part' is not in the catalog"),
         (["--max-gpus", "12"], "max_gpus: one machine holds 1 to 8 GPUs"),
         (["--form", "laptop"], "invalid choice"),
+        (["--dataset-gb", "-5"], "dataset_gb: must be zero or a positive number, got -5"),
+        (["--dataset-gb", str(10**23)], "dataset_gb: must be at most 1,000,000"),
+        (["--batch", "99999999999999999999"], "batch: must be at most 1,000,000"),
     ],
 )
 def test_cli_recommend_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gpuconfig.cli import main
-from gpuconfig.probe.history import ProbeHistory
+from gpuconfig.probe.history import ProbeHistory, default_history_path
 
 
 def test_quick_probe_writes_the_documented_json_and_keeps_the_run(tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ def test_a_broken_torch_fails_the_probe_with_exit_code_1(tmp_path: Path, capsys:
     [
         (["probe", "--python", "/no/such/python"], "--python /no/such/python: no such interpreter"),
         (["probe", "--quick", "--full"], "not allowed with argument"),
-        (["probe", "--json", "/no/such/folder/out.json"], "the folder does not exist"),
+        (["probe", "--json", "/no/such/folder/out.json"], "--json /no/such/folder/out.json: no folder /no/such/folder"),
         (["probe", "--only", "matmul,warp_drive"], "unknown benchmark 'warp_drive'"),
         (["probe", "--rate", "50"], "--rate 50: choose 1 to 10 samples a second"),
     ],
@@ -74,3 +74,48 @@ def test_bad_probe_arguments_are_one_line_and_exit_2(argv: list[str], says: str)
     run = subprocess.run([sys.executable, "-m", "gpuconfig", *argv], capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert says in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "target", "says"),
+    [("--json", "report.json", "a folder; name a file to write"), ("--html", "no-such-folder/run.html", "no folder")],
+)
+def test_an_output_that_cannot_be_a_file_is_refused_before_any_benchmark(
+    tmp_path: Path, option: str, target: str, says: str
+) -> None:
+    out = tmp_path / "out"
+    (out / "report.json").mkdir(parents=True)
+    argv = ["probe", "--only", "disk_read", option, str(out / target)]
+    run = subprocess.run([sys.executable, "-m", "gpuconfig", *argv], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert f"{option} {out / target}: {says}" in run.stderr and run.stderr.count("\n") == 1, run.stderr
+    assert run.stdout == ""
+    assert not default_history_path().exists(), "no benchmark ran, so no run was kept"
+    assert [p.name for p in out.rglob("*")] == ["report.json"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_a_report_the_system_refuses_to_write_is_one_line_and_exit_2() -> None:
+    argv = ["probe", "--only", "disk_read", "--html", "/proc/run.html"]
+    run = subprocess.run([sys.executable, "-m", "gpuconfig", *argv], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr.startswith("gpuconfig: --html /proc/run.html: not written: "), run.stderr
+    assert run.stderr.count("\n") == 1
+
+
+def test_a_damaged_history_says_how_to_repair_it_and_the_repair_keeps_the_next_run() -> None:
+    damaged = default_history_path()
+    damaged.write_bytes(b"not a database" * 400)
+    probe = [sys.executable, "-m", "gpuconfig", "probe", "--only", "disk_read"]
+    run = subprocess.run(probe, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    [line] = [text for text in run.stderr.splitlines() if "not saved in the history" in text]
+    assert f"{damaged}: not a readable probe history: damaged" in line
+    assert line.endswith("; `gpuconfig data repair` moves it aside and rebuilds it, keeping what can be read")
+    repair = [sys.executable, "-m", "gpuconfig", "data", "repair"]
+    assert subprocess.run(repair, capture_output=True, text=True, timeout=120).returncode == 0
+    again = subprocess.run(probe, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and "history" not in again.stderr, again.stderr
+    history = ProbeHistory.open_default()
+    assert len(history.runs()) == 1
+    history.close()

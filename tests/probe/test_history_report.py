@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -70,6 +72,28 @@ def test_json_export_has_the_documented_keys_and_html_escapes(tmp_path: Path) ->
     page = html(ProbeRun.from_record({**data, "host": "<lab & 7>"}))
     assert "&lt;lab &amp; 7&gt;" in page and "<lab & 7>" not in page
     assert "FAIL" in page and "no space left" in page
+
+
+def strict_json(text: str) -> object:
+    """JSON as a strict parser reads it: NaN, Infinity and -Infinity are not JSON."""
+
+    def refuse(constant: str) -> object:
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_a_figure_that_is_not_finite_is_written_null_in_strict_json(tmp_path: Path) -> None:
+    run = a_run("2026-11-20T10:00:00+00:00", math.inf)
+    spread = BenchmarkResult("memory_bandwidth", "", "cpu", 41.5, "GB/s", detail={"spread": math.nan})
+    run = replace(run, results=(*run.results, spread))
+    out = tmp_path / "run.json"
+    write_json(run, out)
+    data = strict_json(out.read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    matmul, bandwidth = data["benchmarks"][0], data["benchmarks"][2]
+    assert matmul["name"] == "matmul" and matmul["value"] is None
+    assert bandwidth["detail"]["spread"] is None and bandwidth["value"] == 41.5
 
 
 def test_two_runs_compare_benchmark_by_benchmark() -> None:

@@ -206,6 +206,19 @@ def test_json_export_round_trips(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["series.json"]  # no temporary file left behind
 
 
+def test_json_export_is_strict_json_with_null_for_a_figure_that_is_not_finite(tmp_path: Path) -> None:
+    series = _series()
+    series.channels["cpu.total"][2] = np.inf
+    path = tmp_path / "series.json"
+    write_json(series, path)
+
+    def refuse(constant: str) -> object:
+        raise ValueError(f"not JSON: {constant}")
+
+    data = json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse)
+    assert data["channels"]["cpu.total"] == [12.5, None, None]
+
+
 def test_csv_export_round_trips(tmp_path: Path) -> None:
     path = tmp_path / "series.csv"
     path.write_text("an older export\n", encoding="utf-8")

@@ -5,6 +5,7 @@ one real measurement in a benchmark worker (no GPU here)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from gpuconfig.core.units import format_bytes
 from gpuconfig.probe.egpu import detect, os_id
 from gpuconfig.ui import egpu_tab as egpu_module
 from gpuconfig.ui.egpu_tab import EgpuTab
-from gpuconfig.ui.egpu_view import FIX, short_source
+from gpuconfig.ui.egpu_view import FIX, short_source, source_links
 from gpuconfig.ui.main_window import EGPU_INDEX, MainWindow
 from gpuconfig.ui.placeholder_tab import PlaceholderTab
 from gpuconfig.ui.theme import DARK, LIGHT
@@ -88,6 +89,12 @@ def test_a_thunderbolt_3_enclosure_on_a_thunderbolt_4_port_works(tab: EgpuTab) -
     assert [b.gbs for b in tab.link.bars.bars] == [speed.egpu_gbs, speed.desktop_gbs]
     assert speed.egpu_gbs < speed.desktop_gbs
     assert tab.link.sources.text().count("<a href=") == len(speed.link.sources)
+
+
+def test_only_web_addresses_among_a_links_sources_are_links() -> None:
+    html = source_links(["Local notes (file:///etc/passwd)", "Tom's <Hardware>: TB4 tested (https://example.com/tb4)"])
+    assert re.findall(r'href="([^"]*)', html) == ["https://example.com/tb4"]
+    assert "Local notes: file:///etc/passwd" in html and "Tom&#x27;s &lt;Hardware&gt;</a>" in html
 
 
 def test_an_oculink_enclosure_on_thunderbolt_and_an_nvidia_card_on_a_mac_fail(tab: EgpuTab) -> None:

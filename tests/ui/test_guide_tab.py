@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QLabel
 
 from gpuconfig.core.build.model import Build, BuildLine
+from gpuconfig.core.catalog.model import Source
 from gpuconfig.core.paths import user_data_dir
 from gpuconfig.probe import nvml
 from gpuconfig.probe.history import ProbeHistory
@@ -86,6 +89,18 @@ def test_an_rtx_5090_on_ubuntu_24_04_gets_a_cuda_12_8_or_newer_wheel(qtbot, tab:
     assert QGuiApplication.clipboard().text() == pip
     assert button.text() == "Copied"
     qtbot.waitUntil(lambda: button.text() == "Copy", timeout=5000)
+
+
+def test_a_source_that_is_not_a_web_address_is_not_a_link_on_the_page(tab: GuideTab) -> None:
+    choose(tab, "nvidia-geforce-rtx-5090", "ubuntu-24.04")
+    assert tab.guide is not None
+    notes = Source("file:///etc/passwd", "Local notes", "2026-01-05")
+    tab.view.show_guide(replace(tab.guide, sources=(*tab.guide.sources, notes)))
+    sources = tab.view.findChild(QLabel, "guide_sources")
+    assert isinstance(sources, QLabel) and sources.openExternalLinks()
+    links = re.findall(r'href="([^"]*)', sources.text())
+    assert len(links) == len(tab.guide.sources) and all(link.startswith("https://") for link in links), links
+    assert "Local notes: file:///etc/passwd" in sources.text()
 
 
 def test_a_gtx_1080_keeps_the_cuda_12_6_wheel_and_says_newer_ones_dropped_it(tab: GuideTab) -> None:

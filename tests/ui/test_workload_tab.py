@@ -14,7 +14,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 
 from gpuconfig.core.workload.models import zoo
-from gpuconfig.core.workload.spec import Workload
+from gpuconfig.core.workload.spec import MAX_SIZE, Workload
+from gpuconfig.ui.batch_chart import batch_range, largest_fitting
 from gpuconfig.ui.main_window import WORKLOAD_INDEX, MainWindow
 from gpuconfig.ui.theme import DARK, LIGHT
 from gpuconfig.ui.workload_form import PRESETS
@@ -89,6 +90,16 @@ def test_each_preset_fills_the_form(qtbot, tab: WorkloadTab) -> None:  # type: i
     assert tab.form.workload().generate == 0  # the last preset trains
     qtbot.mouseClick(tab.presets["llm_inference"], LEFT)
     assert tab.form.workload().generate == 256
+
+
+def test_the_chart_asks_for_no_micro_batch_past_what_a_workload_may_ask() -> None:
+    def peak_at(batch: int) -> int:
+        return Workload("gpt2", batch=batch).batch  # past the ceiling, WorkloadError
+
+    assert largest_fitting(peak_at, 2**62) == MAX_SIZE  # everything fits: the search ends at the ceiling
+    assert largest_fitting(peak_at, 900_000) == 900_000  # crossed between 2**19 and the ceiling
+    assert batch_range(MAX_SIZE, None).max() == MAX_SIZE
+    assert batch_range(400_000, 900_000).max() == MAX_SIZE  # stretched towards 1,125,002, then capped
 
 
 def test_batch_change_redraws_the_chart_from_the_fit(qtbot, tab: WorkloadTab, tiny_llama: Path) -> None:  # type: ignore[no-untyped-def]

@@ -173,7 +173,10 @@ def test_a_user_file_that_fails_is_one_line_and_exit_2(tmp_path: Path, body: str
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--model", "gpt2", "--batch", "0"], "batch: must be a whole number of at least 1, not 0"),
+        (["--model", "gpt2", "--batch", "0"], "batch: must be a positive number, got 0"),
+        (["--model", "gpt2", "--batch", "99999999999999999999"], "batch: must be at most 1,000,000"),
+        (["--model", "gpt2", "--seq", "2000000"], "seq: must be at most 1,000,000"),
+        (["--model", "gpt2", "--gpus", "100000"], "gpus: must be at most 1,024"),
         (["--model", "no-such-model"], "is not a built-in model"),
         (["--model", "gpt2", "--gpu", "nvidia-gtx-9999"], "is not a GPU in the catalog"),
         (["--model", "gpt2", "--precision", "fp64"], "invalid choice: 'fp64'"),
@@ -183,6 +186,7 @@ def test_bad_estimate_input_exits_2_in_one_line(args: list[str], message: str) -
     result = estimate(*args, "--json")
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
+    assert not (Path(os.environ["GPUCONFIG_DATA_DIR"]) / "traces").exists(), "refused before any trace"
 
 
 def test_cancelling_kills_the_trace_at_once(tiny_llama: Path) -> None:

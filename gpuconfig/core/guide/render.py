@@ -8,6 +8,7 @@ from typing import Any
 from gpuconfig.core.guide.guide import Guide
 from gpuconfig.core.guide.settings import env_command
 from gpuconfig.core.guide.steps import Step
+from gpuconfig.core.links import markdown_web_link, web_link
 from gpuconfig.core.markdown import md_line, md_text
 
 SEVERITY_COLOURS = {"fail": "#cf222e", "warn": "#9a6700", "info": "#57606a"}
@@ -71,7 +72,7 @@ def guide_markdown(guide: Guide) -> str:
     for step in guide.troubleshooting:
         lines += _markdown_step("", step)
     lines += ["## Sources", ""]
-    lines += [f"- [{md_line(s.title)}]({s.url}), read {s.read}" for s in guide.sources]
+    lines += [f"- {markdown_web_link(s.url, s.title)}, read {md_line(s.read)}" for s in guide.sources]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -121,10 +122,7 @@ def guide_html(guide: Guide) -> str:
     for step in guide.troubleshooting:
         parts += _html_step("", step)
     parts.append("<h2>Sources</h2><ul class='muted'>")
-    parts += [
-        f"<li><a href='{escape(s.url, quote=True)}'>{escape(s.title)}</a>, read {escape(s.read)}</li>"
-        for s in guide.sources
-    ]
+    parts += [f"<li>{web_link(s.url, s.title)}, read {escape(s.read)}</li>" for s in guide.sources]
     parts.append("</ul></body></html>")
     return "\n".join(parts) + "\n"
 

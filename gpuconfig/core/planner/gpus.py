@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cache
 
+from gpuconfig.core.workload.advice import smaller_micro_batches
 from gpuconfig.core.workload.answer import efficiency
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec, NoRate, memory_at, time_at
 from gpuconfig.core.workload.models import ModelSource
@@ -54,12 +55,8 @@ class GpuOptions:
 
     def micro_batches(self) -> list[tuple[int, int]]:
         """The user's micro-batch, then the same effective batch in halves (batch, grad_accum)."""
-        batch, accum = self.workload.batch, self.workload.grad_accum
-        out = [(batch, accum)]
-        while batch % 2 == 0:
-            batch, accum = batch // 2, accum * 2
-            out.append((batch, accum))
-        return out
+        smaller = [(w.batch, w.grad_accum) for w in smaller_micro_batches(self.workload)]
+        return [(self.workload.batch, self.workload.grad_accum), *smaller]
 
     def _peak_uncached(self, count: int, strategy: str, batch: int, accum: int, hopper: bool) -> int:
         workload = self.workload.with_changes(gpus=count, strategy=strategy, batch=batch, grad_accum=accum)

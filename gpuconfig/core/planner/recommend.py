@@ -33,6 +33,8 @@ COUNTS = (1, 2, 3, 4, 6, 8)
 # How far the "what it would take" answer looks: GPUs across machines, and rented nodes.
 MAX_CLUSTER_GPUS = 256
 MAX_NODES = 32
+# A petabyte: a dataset past it lives on a storage cluster, not on the drive of a machine the plan builds.
+MAX_DATASET_GB = 1_000_000
 
 
 class PlanError(ValueError):
@@ -71,6 +73,7 @@ class Constraints:
             ("budget", self.budget, checked_amount),
             ("samples", self.samples, checked_number),
             ("electricity", self.electricity_per_kwh, partial(checked_amount, zero_ok=True)),
+            ("dataset_gb", self.dataset_gb, partial(checked_number, integer=True, zero_ok=True, most=MAX_DATASET_GB)),
         ):
             if value is None:
                 continue

@@ -19,7 +19,7 @@ from gpuconfig.core.workload.answer import Answer, answer_from_fit, prepare
 from gpuconfig.core.workload.estimate import GpuSpec
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S, TraceFailed
-from gpuconfig.core.workload.spec import Workload, WorkloadError
+from gpuconfig.core.workload.spec import MAX_SIZE, Workload, WorkloadError
 
 FSDP_GPUS = (2, 4, 8)
 
@@ -48,9 +48,10 @@ def _option(label: str, answer: Answer, base: float | None, changes: bool, trace
 
 
 def smaller_micro_batches(workload: Workload) -> Iterator[Workload]:
-    """The same effective batch in smaller micro-batches: halving while the batch divides."""
+    """The same effective batch in smaller micro-batches: halving while the batch divides and the
+    accumulation stays within what a workload may ask."""
     batch, accum = workload.batch, workload.grad_accum
-    while batch % 2 == 0:
+    while batch % 2 == 0 and accum * 2 <= MAX_SIZE:
         batch, accum = batch // 2, accum * 2
         yield workload.with_changes(batch=batch, grad_accum=accum)
 

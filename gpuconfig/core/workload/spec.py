@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from gpuconfig.core.numbers import NumberError, checked_number
+
 TASKS = {
     "pretrain": "pre-training",
     "finetune": "full fine-tune",
@@ -37,6 +39,13 @@ STRATEGIES = {
     "pp": "pipeline parallel",
 }
 DEVICES = ("cuda", "cpu")
+# The most a workload may ask, as far as the Workload tab's spin boxes have always gone: a million samples
+# in a micro-batch, tokens in a sequence or generated, or micro-batches accumulated is past any step people
+# run (and past what a trace can build); 1024 GPUs; a LoRA rank of 4096, the hidden size of a 7B-8B model
+# (a rank above a layer's width adds nothing).
+MAX_SIZE = 1_000_000
+MAX_GPUS = 1024
+MAX_LORA_RANK = 4096
 # Weight-only formats are for inference; training in them is not a thing people do.
 INFERENCE_ONLY = ("int8", "int4")
 
@@ -72,14 +81,21 @@ class Workload:
         _check_choice("device", self.device, DEVICES)
         if not self.model.strip():
             raise WorkloadError("model: empty")
-        for name in ("batch", "grad_accum", "gpus", "lora_rank"):
+        for name, most, zero_ok in (
+            ("batch", MAX_SIZE, False),
+            ("seq", MAX_SIZE, False),
+            ("generate", MAX_SIZE, True),
+            ("grad_accum", MAX_SIZE, False),
+            ("gpus", MAX_GPUS, False),
+            ("lora_rank", MAX_LORA_RANK, False),
+        ):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise WorkloadError(f"{name}: must be a whole number of at least 1, not {value!r}")
-        if self.seq is not None and (isinstance(self.seq, bool) or not isinstance(self.seq, int) or self.seq < 1):
-            raise WorkloadError(f"seq: must be a whole number of at least 1, not {self.seq!r}")
-        if isinstance(self.generate, bool) or not isinstance(self.generate, int) or self.generate < 0:
-            raise WorkloadError(f"generate: must be a whole number of at least 0, not {self.generate!r}")
+            if value is None and name == "seq":  # the model's usual length
+                continue
+            try:
+                checked_number(value, integer=True, zero_ok=zero_ok, most=most)
+            except NumberError as exc:
+                raise WorkloadError(f"{name}: {exc}") from None
         if self.precision in INFERENCE_ONLY and self.task not in ("inference", "qlora"):
             raise WorkloadError(f"precision: {self.precision} weights are for inference, not {TASKS[self.task]}")
         if self.device == "cpu" and self.gpus != 1:
