@@ -180,7 +180,7 @@ def test_cancel_kills_the_whole_worker_tree_at_once() -> None:
 
     def on_result(result: BenchmarkResult) -> None:
         if result.name == "children":
-            tree.extend(_descendants() - before)  # the worker and its two sleeping children
+            tree.extend(_descendants() - before)  # the worker (supervisor and script) and two sleeping children
             leader.extend(p.pid for p in psutil.Process().children() if p.pid in tree)
             started.set()
 
@@ -193,7 +193,7 @@ def test_cancel_kills_the_whole_worker_tree_at_once() -> None:
     assert outcome.cancelled
     assert returned - cancel_at[0] < 1.0  # polled every 50 ms, then SIGKILL to the group
     assert [r.name for r in outcome.results] == ["steady", "children"]
-    assert len(tree) == 3 and len(leader) == 1
+    assert len(tree) == 4 and len(leader) == 1
     assert not _alive(tree)
     assert not _group_members(leader[0])  # the worker ran in its own process group: nothing of it is left
 
