@@ -124,7 +124,7 @@ class WorkerExit:
         if self.stopped == "cancelled":
             return "cancelled"
         if self.stopped == "timeout":
-            return f"took longer than {self.timeout_s:.0f} s" if self.timeout_s is not None else "timed out"
+            return f"took longer than {self.timeout_s:g} s" if self.timeout_s is not None else "timed out"
         if self.code < 0:
             return SIGNAL_WORDS.get(-self.code, f"killed by signal {-self.code}")
         last = self.stderr_tail[-1] if self.stderr_tail else f"exit code {self.code}"

@@ -43,7 +43,7 @@ def _ask() -> str:
     try:
         done = run_program(command(), TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        return f"the NVIDIA library (libnvidia-ml) did not start within {TIMEOUT_S:.0f} s, so it is not used: {ADVICE}"
+        return f"the NVIDIA library (libnvidia-ml) did not start within {TIMEOUT_S:g} s, so it is not used: {ADVICE}"
     except OSError as exc:
         return f"the NVIDIA library could not be tried safely ({exc}), so it is not used"
     return "" if done.returncode == 0 else exit_reason(done.returncode, done.stderr)

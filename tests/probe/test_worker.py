@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from gpuconfig.core.worker_process import Failure
+from gpuconfig.core.worker_process import Deadline, Failure, run_worker
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.probe.runner import Limits, SuiteOutcome, benchmark_names, run_suite
 from gpuconfig.probe.verdicts import OTHER_FAILURE_ADVICE, judge
@@ -128,6 +128,12 @@ def test_a_hanging_worker_times_out_and_the_rest_still_run() -> None:
     assert hung.status == "failed" and hung.reason == "timed out after 2 s" and hung.failure == Failure.TIMEOUT
     assert results["steady_after"][0].status == "ok"
     assert time.monotonic() - began < 10
+
+
+def test_a_worker_past_a_time_out_under_a_second_says_the_time_out_as_given() -> None:
+    request = {"suite": "quick", "only": ["hang"]}
+    ended = run_worker(FAILING, request, lambda _event: None, sys.executable, deadline=Deadline(0.4))
+    assert ended.failure == Failure.TIMEOUT and ended.reason == "took longer than 0.4 s"
 
 
 def _descendants() -> set[int]:
