@@ -80,9 +80,11 @@ def _supervise() -> None:
     if os.WIFSIGNALED(status):
         import resource
 
+        ended_by = os.WTERMSIG(status)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the script's crash has dumped its core already
-        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
-        os.kill(os.getpid(), os.WTERMSIG(status))
+        if ended_by != signal.SIGKILL:  # its handler cannot be set, and needs no resetting
+            signal.signal(ended_by, signal.SIG_DFL)  # Python's own for SIGINT, its ignoring of SIGPIPE
+        os.kill(os.getpid(), ended_by)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -135,6 +136,15 @@ def test_a_worker_past_a_time_out_under_a_second_says_the_time_out_as_given() ->
     request = {"suite": "quick", "only": ["hang"]}
     ended = run_worker(FAILING, request, lambda _event: None, sys.executable, deadline=Deadline(0.4))
     assert ended.failure == Failure.TIMEOUT and ended.reason == "took longer than 0.4 s"
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="no signals")
+def test_a_worker_the_out_of_memory_killer_ended_is_said_to_have_run_out_of_memory(tmp_path: Path) -> None:
+    script = tmp_path / "killed.py"  # what the kernel's out-of-memory killer does to the biggest process
+    script.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", encoding="utf-8")
+    ended = run_worker(script, {}, lambda _event: None, sys.executable)
+    said = "killed by signal 9 (out of memory?)"
+    assert (ended.code, ended.failure, ended.reason) == (-signal.SIGKILL, Failure.OUT_OF_MEMORY, said)
 
 
 def _descendants() -> set[int]:
