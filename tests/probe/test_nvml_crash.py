@@ -20,6 +20,7 @@ import pytest
 
 from gpuconfig.probe import nvml_guard
 from tests.probe.fake_nvml import build, environment
+from tests.workload.processes import gone
 
 CRASH = "the NVIDIA library (libnvidia-ml) crashed (signal 11, SIGSEGV) when NVML started"
 REASON = f"{CRASH}, so it is not used: {nvml_guard.ADVICE}"
@@ -111,7 +112,7 @@ def test_a_hung_nvml_check_dies_with_the_app_that_started_it(libraries: dict[str
         app.kill()
         app.wait(timeout=30)
     try:
-        assert _ended(check, within_s=5.0), f"the NVML check {check.pid} outlived the app that started it"
+        assert gone(check), f"the NVML check {check.pid} outlived the app that started it"
     finally:
         with contextlib.suppress(psutil.NoSuchProcess):
             check.kill()
@@ -127,16 +128,3 @@ def _nvml_check_of(app: subprocess.Popen[bytes], within_s: float = 60.0) -> psut
         assert app.poll() is None, "the probe ended before it checked NVML"
         time.sleep(0.05)
     raise AssertionError(f"no NVML check started within {within_s:g} s")
-
-
-def _ended(process: psutil.Process, within_s: float) -> bool:
-    """Whether `process` has ended (a zombie has: it only waits for its new parent to reap it)."""
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        try:
-            if process.status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        time.sleep(0.05)
-    return False

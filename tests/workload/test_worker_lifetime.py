@@ -15,6 +15,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from tests.workload.processes import gone
+
 POSIX = os.name == "posix"
 # A model big enough that its trace is still running a few seconds in.
 SLOW = ["--model", "gpt2-xl", "--batch", "2", "--seq", "512", "--precision", "fp32", "--device", "cpu", "--no-cache"]
@@ -44,19 +46,6 @@ def worker_of(cli: subprocess.Popen[str], script: str, within_s: float = 60.0) -
         assert cli.poll() is None, cli.communicate()
         time.sleep(0.05)
     raise AssertionError(f"no {script} worker started within {within_s:g} s")
-
-
-def gone(process: psutil.Process, within_s: float = 5.0) -> bool:
-    """Whether `process` has ended (a zombie has: it only waits for its new parent to reap it)."""
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        try:
-            if process.status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.fixture
