@@ -337,13 +337,6 @@ def added_pythons() -> list[str]:
     return added_from_setting(saved_setting(ADDED_SETTING))
 
 
-def forget() -> None:
-    """Back to how a session starts: nothing found yet."""
-    with _found_lock:
-        _found.clear()
-        _asked.clear()
-
-
 def found_torch_python(extra: Sequence[str] = (), asked: list[Interpreter] | None = None) -> Interpreter | None:
     """The first Python with torch. A find is kept for the session; "none" is not, so a Python the user
     installs or adds meanwhile is found at the next look. Each Python asked on the way goes into `asked`."""
