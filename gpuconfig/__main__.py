@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import sys
 
+# The app asking itself, in a child, whether NVML starts safely (gpuconfig.probe.nvml_guard); defined here so
+# that telling it from a command loads nothing.
+CHECK_NVML = "--check-nvml"
+
 
 def main() -> int:
     if sys.stdout is None or sys.stderr is None:  # the Windows app without a console: print() must not fail
@@ -11,12 +15,10 @@ def main() -> int:
 
         sys.stdout = sys.stdout or open(os.devnull, "w")  # noqa: SIM115
         sys.stderr = sys.stderr or open(os.devnull, "w")  # noqa: SIM115
-    from gpuconfig.probe.nvml_guard import FLAG as CHECK_NVML
-
-    if sys.argv[1:2] == [CHECK_NVML]:  # the app asking itself, in a child, whether NVML starts safely
+    if sys.argv[1:2] == [CHECK_NVML]:
         from gpuconfig.probe.nvml_guard import main as check_nvml
 
-        return check_nvml()
+        return check_nvml(sys.argv[2:])
     if sys.argv[1:2] == ["--self-test"]:
         from gpuconfig.selftest import main as self_test
 

@@ -82,9 +82,10 @@ def main(argv: list[str]) -> int:
         return EXIT_FAILED
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # another platform (xcb) when the caller names one
     # Windows cannot delete a database still open; what is left in the temporary folder is the system's.
+    added = pythons.added_pythons()  # the user's setting, read before the data folder moves
     with tempfile.TemporaryDirectory(prefix="gpuconfig-self-test-", ignore_cleanup_errors=True) as scratch:
         os.environ[DATA_DIR_ENV] = scratch  # the user's own database and settings stay as they are
-        run = self_test(args.python, out.parent)
+        run = self_test(args.python, out.parent, added)
     if not write(run, out):
         return EXIT_FAILED
     print(f"wrote {out}")
@@ -104,7 +105,8 @@ def write(run: Run, out: Path) -> bool:
     return True
 
 
-def self_test(python: str | None, shots: Path) -> Run:
+def self_test(python: str | None, shots: Path, added: list[str]) -> Run:
+    """The run; `added`: the Pythons the user added, read before the data folder moved to the scratch one."""
     run = Run(__version__, pythons.frozen(), sys.executable)
     state: dict[str, Any] = {}
 
@@ -127,7 +129,7 @@ def self_test(python: str | None, shots: Path) -> Run:
     if step("catalog", lambda: _catalog(state)):
         step("files", lambda: _files())
         step("tabs", lambda: _tabs(state, shots, run.files))
-    step("python", lambda: _python(state, python))
+    step("python", lambda: _python(state, python, added))
     step("estimate", lambda: _estimate(state))
     step("probe", lambda: _probe(state))
     run.pythons = state.get("pythons", [])
@@ -268,25 +270,24 @@ def _settle(app: Any, seconds: float) -> None:
         time.sleep(0.01)
 
 
-def _python(state: dict[str, Any], python: str | None) -> str:
-    named = python or os.environ.get(pythons.TORCH_PYTHON_ENV)
-    if named:  # the user named one: it is checked, not passed over for another that works
-        found: pythons.Interpreter | None = pythons.ask(named, "--python" if python else pythons.TORCH_PYTHON_ENV)
-        if found is not None and not found.problem and not found.has_torch:
-            raise CheckFailed(f"{found.path} ({found.source}) has no torch")
-    elif pythons.frozen():
-        asked = pythons.find_pythons()  # every candidate, for the report: where the app looked
-        state["pythons"] = [asdict(i) for i in asked]
-        found = next((i for i in asked if i.has_torch), None)
-    else:
-        found = pythons.ask(sys.executable, "this interpreter")
-    if found is None:
-        looked = f" ({len(state.get('pythons', []))} Pythons asked)" if state.get("pythons") else ""
-        raise Skipped(pythons.NO_TORCH_PYTHON + looked)
+def _python(state: dict[str, Any], python: str | None, added: list[str]) -> str:
+    if python:  # the user named one: it is checked, not passed over for another that works
+        found = pythons.ask(python, "--python")
+    else:  # the one choice the estimator and the probe make, with the Pythons the user added
+        if pythons.frozen() and not os.environ.get(pythons.TORCH_PYTHON_ENV):  # the report says where it looked
+            state["pythons"] = [asdict(i) for i in pythons.find_pythons(added)]
+        try:
+            path, how = pythons.chosen_python(added)
+        except pythons.PythonNotFound as exc:
+            raise CheckFailed(str(exc)) from exc
+        except pythons.NoTorchPython as exc:
+            looked = f" ({len(state['pythons'])} Pythons asked)" if state.get("pythons") else ""
+            raise Skipped(f"{exc}{looked}") from exc
+        found = pythons.ask(path, how)
     if found.problem:
         raise CheckFailed(found.problem)
-    if not found.has_torch:
-        raise Skipped(f"{found.path} has no torch: install PyTorch there, or name another with --python")
+    if not found.has_torch:  # a Python named by --python or GPUCONFIG_TORCH_PYTHON
+        raise CheckFailed(f"{found.path} ({found.source}) has no torch")
     state["python"] = found.path
     return f"{found.path} (Python {found.python}, torch {found.torch}; {found.source})"
 

@@ -42,11 +42,13 @@ def _folder(name: str) -> Path:
     return Path(next(iter(package.__path__)))
 
 
-def user_data_dir() -> Path:
-    """The user's database and settings; GPUCONFIG_DATA_DIR moves it (tests, portable installs)."""
+def user_data_dir(create: bool = True) -> Path:
+    """The user's database and settings; GPUCONFIG_DATA_DIR moves it (tests, portable installs). Created
+    unless `create` is false (a reader that finds nothing there needs no folder)."""
     override = os.environ.get(DATA_DIR_ENV)
     path = Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
     return path
 
 

@@ -4,8 +4,9 @@ The probe's benchmarks and the traced estimator import torch in a worker process
 never import it).
 Installed with pip, gpuconfig runs them in its own interpreter. The installed app (a PyInstaller bundle)
 has no interpreter a worker could use: sys.executable is the app itself. It looks for one with torch:
-GPUCONFIG_TORCH_PYTHON, the active conda environment or venv, the environments conda lists, the usual
-conda and venv folders, and python3/python on PATH (and `py -0p` on Windows).
+GPUCONFIG_TORCH_PYTHON, the Pythons added in the Probe tab (kept in the user's settings), the active conda
+environment or venv, the environments conda lists, the usual conda and venv folders, and python3/python
+on PATH (and `py -0p` on Windows).
 
 A program started from the bundle must not inherit what the bundle added to the environment: the
 bootloader's LD_LIBRARY_PATH (Linux) or DLL directory (Windows) would load the bundle's libraries into
@@ -281,7 +282,7 @@ def candidates(
     found: list[tuple[str, str]] = []
     if env.get(TORCH_PYTHON_ENV):
         found.append((env[TORCH_PYTHON_ENV], TORCH_PYTHON_ENV))
-    found += [(p, "added") for p in [*extra, *_added]]
+    found += [(p, "added") for p in [*extra, *added_pythons()]]
     for variable, source in (("CONDA_PREFIX", "active conda environment"), ("VIRTUAL_ENV", "active venv")):
         if env.get(variable):
             found.append((env[variable], source))
@@ -315,8 +316,7 @@ def find_pythons(extra: Sequence[str] = (), env: Mapping[str, str] | None = None
 _found: dict[tuple[str, ...], Interpreter] = {}
 _asked: dict[str, Interpreter] = {}  # the Pythons with torch asked so far, by normalised path
 _found_lock = threading.Lock()
-_added: list[str] = []  # Pythons the user added (the Probe tab's "Add..."), asked before any found
-# Where the app keeps those (a JSON list in the store's settings), read at start-up by the main window.
+# Where the Probe tab's "Add..." keeps the Pythons the user added (a JSON list in the store's settings).
 ADDED_SETTING = "probe.pythons"
 
 
@@ -329,25 +329,18 @@ def added_from_setting(text: str | None) -> list[str]:
     return [p for p in saved if isinstance(p, str)] if isinstance(saved, list) else []
 
 
-def add_pythons(paths: Sequence[str]) -> None:
-    """Pythons the user chose: asked first from now on (the answer found so far is dropped)."""
-    with _found_lock:
-        _added[:] = [*paths, *(p for p in _added if p not in paths)]
-        _found.clear()
+def added_pythons() -> list[str]:
+    """The Pythons the user added in the Probe tab, as saved now: the window, the command line and the
+    self-test read the same setting, so each asks them before any found."""
+    from gpuconfig.core.catalog.store import saved_setting
 
-
-def forget() -> None:
-    """Back to how a session starts: no added Pythons, nothing found yet."""
-    with _found_lock:
-        _added.clear()
-        _found.clear()
-        _asked.clear()
+    return added_from_setting(saved_setting(ADDED_SETTING))
 
 
 def found_torch_python(extra: Sequence[str] = (), asked: list[Interpreter] | None = None) -> Interpreter | None:
     """The first Python with torch. A find is kept for the session; "none" is not, so a Python the user
     installs or adds meanwhile is found at the next look. Each Python asked on the way goes into `asked`."""
-    key = (*extra, *_added)
+    key = (*extra, *added_pythons())
     with _found_lock:
         if key in _found:
             return _found[key]
@@ -395,27 +388,30 @@ def named_python() -> str | None:
 
 
 def worker_python() -> str:
-    """The one choice of the Python that runs a worker (a trace, the benchmarks) when none was given:
-    GPUCONFIG_TORCH_PYTHON when set; else the first Python the user added (the Probe tab's Add...) that has
-    torch; else this one when gpuconfig runs in a Python with torch; else the first Python found with torch.
+    """The Python that runs a worker (a trace, the benchmarks) when none was given: chosen_python()'s."""
+    return chosen_python()[0]
+
+
+def chosen_python(added: Sequence[str] | None = None) -> tuple[str, str]:
+    """The one choice of the worker Python, and how it was found: GPUCONFIG_TORCH_PYTHON when set; else the
+    first Python the user added (the Probe tab's Add...; `added` when given, else as saved) that has torch;
+    else this one when gpuconfig runs in a Python with torch; else the first Python found with torch.
 
     Raises PythonNotFound when GPUCONFIG_TORCH_PYTHON names nothing, NoTorchPython when no Python with torch
     is found (both OSErrors, as when an interpreter cannot be started).
     """
     chosen = named_python()
     if chosen is not None:
-        return chosen
-    with _found_lock:
-        added = list(_added)
-    for path in added:
+        return chosen, TORCH_PYTHON_ENV
+    for path in added_pythons() if added is None else added:
         if interpreter(path, "added").has_torch:
-            return executable_in(path)
+            return executable_in(path), "added"
     if not frozen() and has_torch_here():
-        return sys.executable
+        return sys.executable, "this interpreter"
     found = found_torch_python()
     if found is None:
         raise NoTorchPython(NO_TORCH_PYTHON)
-    return found.path
+    return found.path, found.source
 
 
 # The oldest Python the probe's worker script starts in (it uses 3.8's assignment expressions; 3.6 and

@@ -8,9 +8,13 @@ Python 3.8 or newer, nothing from gpuconfig). Before SCRIPT runs as __main__:
   that prints (a user's model file, a library, a child process) can be read as one of the worker's messages.
 - Its request is the first line on stdin, handed to the script as sys.stdin.
 - stdin stays open for as long as the parent wants the worker. When it ends (the parent closed it, or died:
-  SIGKILL, SIGTERM, a crash) the worker kills its process group, itself and what it started, or on Windows
-  exits. On Linux the kernel also kills the worker when its parent dies (prctl(2), PR_SET_PDEATHSIG), even
-  while the worker is stuck in C code.
+  SIGKILL, SIGTERM, a crash) the worker's process group is killed: the script and every program it started.
+
+Where processes fork (Linux, macOS) this process stays behind as the group's supervisor: it runs the script
+in a child, watches stdin, and ends as the child ended (its exit status, or the signal that killed it). The
+supervisor runs nothing but this file, so it is always able to kill the group, however the script is stuck.
+On Linux the kernel also kills the script when the supervisor dies (prctl(2), PR_SET_PDEATHSIG), even while
+it is stuck in C code. On Windows the script runs in this process, and a thread of its own watches stdin.
 """
 
 from __future__ import annotations
@@ -28,11 +32,17 @@ PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 def main() -> None:
     request = _first_line().decode("utf-8")
+    if hasattr(os, "fork"):
+        supervisor = os.getpid()
+        if os.fork() != 0:
+            _supervise()
+        die_with(supervisor)
+    else:
+        threading.Thread(target=_watch, name="lifeline", daemon=True).start()
     os.environ[EVENTS_FD] = str(os.dup(1))  # not inherited by the programs the worker starts (PEP 446)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     sys.stdin = io.StringIO(request)
-    die_with_parent()
     sys.argv = sys.argv[1:]
     # `python worker_boot.py` put this folder first on the import path: the script's own belongs there.
     sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[0]))
@@ -51,13 +61,31 @@ def _first_line() -> bytes:
     return data
 
 
-def die_with_parent() -> None:
-    """End this process (and its group) when the parent dies or closes stdin."""
+def die_with(parent: int) -> None:
+    """On Linux, have the kernel kill this process when `parent` (its parent when it started) ends, even
+    while it is stuck in C code. Ends it at once when that parent has already ended."""
     if sys.platform.startswith("linux"):
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it ended before the line above: no signal would come
+        os._exit(1)
+
+
+def _supervise() -> None:
+    """The supervisor: kill the group when stdin ends; else end as the script's process ended."""
+    os.dup2(2, 1)  # the message channel is the script's alone: its end is the end of the messages
     threading.Thread(target=_watch, name="lifeline", daemon=True).start()
+    _, status = os.wait()
+    if os.WIFSIGNALED(status):
+        import resource
+
+        ended_by = os.WTERMSIG(status)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the script's crash has dumped its core already
+        if ended_by != signal.SIGKILL:  # its handler cannot be set, and needs no resetting
+            signal.signal(ended_by, signal.SIG_DFL)  # Python's own for SIGINT, its ignoring of SIGPIPE
+        os.kill(os.getpid(), ended_by)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
 
 def _watch() -> None:

@@ -20,10 +20,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import IO, Any
 
+from gpuconfig.core.failures import Failure
 from gpuconfig.core.pythons import start_program, worker_python
 
 BOOT = Path(__file__).with_name("worker_boot.py")
@@ -49,19 +49,6 @@ SIGNAL_WORDS: dict[int, str] = {
 }
 # The signal Linux's out-of-memory killer sends; None where there is no such signal.
 OOM_KILL: int | None = getattr(signal, "SIGKILL", None)
-
-
-class Failure(StrEnum):
-    """Why a worker's task gave no result: a value that advice switches on, never the words of a message."""
-
-    OUT_OF_MEMORY = "out_of_memory"  # an allocation failed, or the out-of-memory killer ended the process
-    TIMEOUT = "timeout"  # it ran past its time limit
-    CRASH = "crash"  # a signal ended it: segmentation fault, abort, bus error...
-    ERROR = "error"  # it raised, or ended without saying why
-    CANCELLED = "cancelled"
-    NO_PYTHON = "no_python"  # the interpreter does not exist or cannot be started
-    NO_TORCH = "no_torch"  # that Python has no torch, or no Python with torch was found
-    BROKEN_TORCH = "broken_torch"  # torch is installed there but fails to import
 
 
 class Deadline:
@@ -124,7 +111,7 @@ class WorkerExit:
         if self.stopped == "cancelled":
             return "cancelled"
         if self.stopped == "timeout":
-            return f"took longer than {self.timeout_s:.0f} s" if self.timeout_s is not None else "timed out"
+            return f"took longer than {self.timeout_s:g} s" if self.timeout_s is not None else "timed out"
         if self.code < 0:
             return SIGNAL_WORDS.get(-self.code, f"killed by signal {-self.code}")
         last = self.stderr_tail[-1] if self.stderr_tail else f"exit code {self.code}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from gpuconfig.core.worker_process import Failure
+from gpuconfig.core.failures import Failure
 
 SUITES = ("quick", "full")
 RESULT_STATUSES = ("ok", "failed", "skipped")

@@ -3,21 +3,24 @@
 nvmlInit runs the NVIDIA driver's libnvidia-ml in the calling process, and a broken or mismatched library
 can crash there (a segmentation fault), which no Python code can catch: the probe, the eGPU check and the
 self-test would vanish without a word. So the first start in a process is tried in a child: this app run
-again with FLAG (in the installed app sys.executable is the app itself, not a Python, so it is asked the
-same way). Only if the child lived is NVML started here; if it crashed or hung, NVML is unavailable here,
-with why.
+again with CHECK_NVML (in the installed app sys.executable is the app itself, not a Python, so it is asked
+the same way). Only if the child lived is NVML started here; if it crashed or hung, NVML is unavailable
+here, with why. A hung child dies with the app (on Linux), as a worker does.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
 
+from gpuconfig.__main__ import CHECK_NVML
 from gpuconfig.core.pythons import frozen, run_program
+from gpuconfig.core.worker_boot import die_with
 
-FLAG = "--check-nvml"
 # nvmlInit takes seconds per GPU when the driver is not kept loaded (no persistence mode); a hang is longer.
 TIMEOUT_S = 60.0
 ADVICE = "reinstall or update the NVIDIA driver (its library and kernel module must be of the same version)"
@@ -26,8 +29,10 @@ _answers: list[str] = []
 
 
 def command() -> list[str]:
-    """This app, run again to check NVML: the installed app is its own executable; else the package."""
-    return [sys.executable, FLAG] if frozen() else [sys.executable, "-m", "gpuconfig", FLAG]
+    """This app, run again to check NVML (the installed app is its own executable; else the package), told
+    which process it is to die with."""
+    app = [sys.executable] if frozen() else [sys.executable, "-m", "gpuconfig"]
+    return [*app, CHECK_NVML, str(os.getpid())]
 
 
 def problem() -> str:
@@ -43,7 +48,7 @@ def _ask() -> str:
     try:
         done = run_program(command(), TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        return f"the NVIDIA library (libnvidia-ml) did not start within {TIMEOUT_S:.0f} s, so it is not used: {ADVICE}"
+        return f"the NVIDIA library (libnvidia-ml) did not start within {TIMEOUT_S:g} s, so it is not used: {ADVICE}"
     except OSError as exc:
         return f"the NVIDIA library could not be tried safely ({exc}), so it is not used"
     return "" if done.returncode == 0 else exit_reason(done.returncode, done.stderr)
@@ -62,9 +67,10 @@ def exit_reason(code: int, stderr: str) -> str:
     return f"the NVIDIA library (libnvidia-ml) {how} when NVML started, so it is not used: {ADVICE}"
 
 
-def main() -> int:
-    """The child: start NVML and ask what the parent asks first. A refusal (no driver) is an answer the
-    parent reads itself; only a crash or a hang keeps the parent from starting NVML."""
+def main(args: Sequence[str] = ()) -> int:
+    """The child: start NVML and ask what the parent (its process id in `args`) asks first. A refusal (no
+    driver) is an answer the parent reads itself; only a crash or a hang keeps the parent from starting NVML."""
+    die_with(int(args[0]) if args else os.getppid())  # a hung nvmlInit must not outlive the app
     from gpuconfig.probe import nvml
     from gpuconfig.probe.model import Unavailable
 

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gpuconfig.core.failures import Failure
 from gpuconfig.core.pythons import NoTorchPython, plain_python, worker_python
-from gpuconfig.core.worker_process import Deadline, Failure, WorkerExit, run_worker
+from gpuconfig.core.worker_process import Deadline, WorkerExit, run_worker
 from gpuconfig.probe.model import BenchmarkResult, failure_of, unavailable
 
 WORKER = Path(__file__).with_name("worker.py")

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from gpuconfig.core.failures import Failure
 from gpuconfig.core.guide.records import gpu_label
-from gpuconfig.core.worker_process import Failure
 from gpuconfig.probe import torch_devices
 from gpuconfig.probe.egpu import external_link
 from gpuconfig.probe.model import BenchmarkResult, Verdict, failure_of, is_unavailable

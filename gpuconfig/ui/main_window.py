@@ -9,7 +9,6 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, Q
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from gpuconfig import __version__
-from gpuconfig.core import pythons
 from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.ui import theme
 from gpuconfig.ui.placeholder_tab import PlaceholderTab
@@ -86,9 +85,6 @@ class MainWindow(QMainWindow):
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_scheme)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self._painted = False
-        # The Pythons the user added in the Probe tab: where the estimator and the probe look first (one
-        # settings row, read with the theme's above).
-        pythons.add_pythons(pythons.added_from_setting(store.setting(pythons.ADDED_SETTING)))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)

@@ -10,7 +10,6 @@ verdicts at the end, and the run is saved in this machine's probe history.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +33,6 @@ from PySide6.QtWidgets import (
 )
 
 from gpuconfig.core import pythons
-from gpuconfig.core.pythons import frozen
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
 from gpuconfig.ui.live_plot import LivePlot
@@ -70,6 +68,19 @@ def since(series: Series, start: float) -> Series:
         hz=series.hz,
         unavailable=series.unavailable,
     )
+
+
+def _chosen_python() -> tuple[str, str]:
+    """The worker Python chosen now and how it was found; ("", why) when there is none."""
+    try:
+        return pythons.chosen_python()
+    except OSError as exc:  # GPUCONFIG_TORCH_PYTHON names nothing, or no Python has torch
+        return "", str(exc)
+
+
+def _short_name(path: str) -> str:
+    """An interpreter as its environment's folder and its name: `.venv/python3`, `torch/python`."""
+    return f"{Path(path).parent.parent.name}/{Path(path).name}"
 
 
 class _Relay(QObject):
@@ -122,19 +133,10 @@ class ProbeTab(QWidget):
         self.python.setObjectName("probe_python")
         self.python.setMinimumContentsLength(14)
         self.python.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        if frozen():  # the installed app is no Python: its first entry is the one it finds with torch
-            self.python.addItem(self.tr("Found Python"), None)
-            self.python.setItemData(
-                0,
-                self.tr(
-                    "The first Python with PyTorch found in the active environment, conda's environments, the "
-                    "usual conda and venv folders and PATH; the others found are listed below"
-                ),
-                Qt.ItemDataRole.ToolTipRole,
-            )
-        else:  # named, not left to the choice: that prefers a Python added with Add...
-            self.python.addItem(self.tr("This Python"), sys.executable)
-            self.python.setItemData(0, sys.executable, Qt.ItemDataRole.ToolTipRole)
+        # The first entry is no path: the run asks the one chooser, as the estimator does; named when known.
+        self.python.addItem(self.tr("Chosen Python"), None)
+        self.python.setItemData(0, self._chosen_tip(), Qt.ItemDataRole.ToolTipRole)
+        self._chosen_job: BackgroundJob | None = None
         self.add_python = QPushButton(self.tr("Add…"))
         self.add_python.setToolTip(self.tr("Run the benchmarks in another Python that has PyTorch"))
         self.run_button = QPushButton(self.tr("Run"))
@@ -238,6 +240,7 @@ class ProbeTab(QWidget):
         self.history_panel.delete_requested.connect(self.delete_run)
         for path in self._saved_pythons():
             self._add_python_item(path)
+        self._read_chosen_python()
         self._show_idle("")
         self.show_live()
 
@@ -472,28 +475,48 @@ class ProbeTab(QWidget):
         self._inventory_job = None
         self.tree.show_message(self.tr("The inventory could not be read: {error}").format(error=message))
 
+    def _read_chosen_python(self) -> None:
+        """Name the first entry after the Python chosen now (off the GUI thread: choosing may start Pythons)."""
+        job = BackgroundJob(lambda _progress, _cancelled: _chosen_python())
+        self._chosen_job = job
+        job.succeeded.connect(self._on_chosen_python)
+        self._start(job)
+
+    def _on_chosen_python(self, job: BackgroundJob, chosen: tuple[str, str]) -> None:
+        if job is not self._chosen_job:
+            return  # an older choice, made before the last Add...
+        self._chosen_job = None
+        path, how = chosen
+        if path:
+            self.python.setItemText(0, self.tr("Chosen: {python}").format(python=_short_name(path)))
+        self.python.setItemData(0, self._chosen_tip(f"{path} ({how})" if path else how), Qt.ItemDataRole.ToolTipRole)
+
+    def _chosen_tip(self, chosen: str = "") -> str:
+        order = self.tr(
+            "The Python the estimator runs in too: the one GPUCONFIG_TORCH_PYTHON names, else the first Python "
+            "added with Add… that has PyTorch, else gpuconfig's own when it has PyTorch, else the first found "
+            "with PyTorch"
+        )
+        return f"{chosen}\n{order}" if chosen else order
+
     def _add_python_item(self, path: str, torch: Any = None) -> int:
-        """The combo's index of an interpreter, added when new (this one is the first entry)."""
-        if Path(path).resolve() == Path(sys.executable).resolve():
-            return 0
+        """The combo's index of an interpreter, added when new."""
         found = self.python.findData(path)
         if found >= 0:
             return found
         version = self.tr(" (torch {version})").format(version=torch) if isinstance(torch, str) else ""
-        self.python.addItem(f"{Path(path).parent.parent.name}/{Path(path).name}{version}", path)
+        self.python.addItem(f"{_short_name(path)}{version}", path)
         index = self.python.count() - 1
         self.python.setItemData(index, path, Qt.ItemDataRole.ToolTipRole)
         return index
 
     def add_python_path(self, path: str) -> None:
-        """Offer another interpreter (remembered for next time) and choose it."""
-        index = self._add_python_item(path)
-        self.python.setCurrentIndex(index)
+        """Offer another interpreter (remembered for next time: the chooser asks it first) and choose it."""
+        self.python.setCurrentIndex(self._add_python_item(path))
         saved = self._saved_pythons()
-        if self.store is not None and index != 0 and path not in saved:
+        if self.store is not None and path not in saved:
             self.store.set_setting(SETTING_PYTHONS, json.dumps([*saved, path]))
-        if index != 0:
-            pythons.add_pythons([path])  # the estimator and the eGPU measurement look there first too
+            self._read_chosen_python()
 
     def _on_add_python(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a Python interpreter that has PyTorch"))

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from gpuconfig.core import pythons
+from gpuconfig.core.catalog.store import open_default_store
 from tests.workload.model_files import linear_model
 
 LINUX = sys.platform.startswith("linux")
@@ -185,15 +186,21 @@ def test_the_windows_launchers_list_is_read_with_spaces_in_paths() -> None:
     ]
 
 
+def save_added_pythons(paths: list[str]) -> None:
+    """Save Pythons as the Probe tab's Add... saves them: a JSON list in the settings of the user's database."""
+    store = open_default_store()
+    try:
+        store.set_setting(pythons.ADDED_SETTING, json.dumps(paths))
+    finally:
+        store.close()
+
+
 @pytest.mark.skipif(not LINUX, reason="shell scripts stand in for the interpreters")
 def test_pythons_the_user_added_come_right_after_the_named_one(tmp_path: Path) -> None:
     added = _python_script(tmp_path / "added" / "bin" / "python")
     named = _python_script(tmp_path / "named" / "bin" / "python")
-    try:
-        pythons.add_pythons([added])
-        found = pythons.candidates(env={pythons.TORCH_PYTHON_ENV: named, "PATH": ""}, home=tmp_path / "home")
-    finally:
-        pythons.forget()
+    save_added_pythons([added])
+    found = pythons.candidates(env={pythons.TORCH_PYTHON_ENV: named, "PATH": ""}, home=tmp_path / "home")
     assert found[:2] == [(named, pythons.TORCH_PYTHON_ENV), (added, "added")]
 
 
@@ -205,25 +212,23 @@ def test_an_environment_folder_names_its_python(tmp_path: Path, monkeypatch: pyt
 
 
 @pytest.mark.skipif(not LINUX, reason="shell scripts stand in for the interpreters")
-def test_a_python_added_in_the_probe_tab_runs_the_traces_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gpuconfig.core.workload.models import resolve_model
-    from gpuconfig.core.workload.runner import run_trace
-    from gpuconfig.core.workload.spec import Workload
-
+def test_a_python_added_in_the_probe_tab_runs_the_command_lines_traces_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(pythons.TORCH_PYTHON_ENV, raising=False)
     log = tmp_path / "started.log"
     added = tmp_path / "added" / "bin" / "python"  # this Python (it has torch), noting each start
     added.parent.mkdir(parents=True)
     added.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
     added.chmod(0o755)
+    save_added_pythons([str(added)])
+    assert pythons.chosen_python() == (str(added), "added")
     model = linear_model(tmp_path)
-    workload = Workload(model=str(model), precision="fp32", device="cpu")
-    try:
-        pythons.add_pythons([str(added)])  # what the Probe tab's Add... does
-        assert pythons.worker_python() == str(added)
-        run_trace(resolve_model(str(model)), workload, 2, 1, use_cache=False)
-    finally:
-        pythons.forget()
+    run = subprocess.run(
+        [sys.executable, "-m", "gpuconfig", "estimate", "--model", str(model), "--device", "cpu", "--no-cache",
+         "--json"], capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
     assert "trace_worker.py" in log.read_text(encoding="utf-8")  # the estimator's worker ran in it
 
 

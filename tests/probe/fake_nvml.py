@@ -14,12 +14,13 @@ SOURCE = Path(__file__).parent / "data" / "fake_nvml.c"
 LIBRARY = "libnvidia-ml.so.1"  # the name nvidia-ml-py loads with ctypes on Linux
 
 
-def build(folder: Path, crash: bool) -> Path:
-    """`folder` with the stand-in library in it: put it on LD_LIBRARY_PATH; skips the test without a compiler."""
+def build(folder: Path, crash: bool, hang: bool = False) -> Path:
+    """`folder` with the stand-in library in it (crashing, or hanging, in nvmlInit): put it on LD_LIBRARY_PATH;
+    skips the test without a compiler."""
     compiler = shutil.which("gcc") or shutil.which("cc")
     if compiler is None:
         pytest.skip("no C compiler to build the stand-in NVIDIA library")
-    flags = ["-DCRASH"] if crash else []
+    flags = ["-DCRASH"] * crash + ["-DHANG"] * hang
     command = [compiler, "-shared", "-fPIC", "-O0", *flags, "-o", str(folder / LIBRARY), str(SOURCE)]
     subprocess.run(command, check=True, capture_output=True)
     return folder

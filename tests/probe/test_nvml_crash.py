@@ -2,20 +2,25 @@
 
 A stand-in libnvidia-ml.so.1 (tests/probe/fake_nvml.py) is built here with the C compiler and put first
 on LD_LIBRARY_PATH of the real `gpuconfig` commands, run as subprocesses: one whose nvmlInit reads through a
-null pointer, and one that starts and has no GPU (the path the crash check must leave as it was).
+null pointer, one whose nvmlInit never returns, and one that starts and has no GPU (the path the crash check
+must leave as it was).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from gpuconfig.probe import nvml_guard
 from tests.probe.fake_nvml import build, environment
+from tests.workload.processes import gone
 
 CRASH = "the NVIDIA library (libnvidia-ml) crashed (signal 11, SIGSEGV) when NVML started"
 REASON = f"{CRASH}, so it is not used: {nvml_guard.ADVICE}"
@@ -25,7 +30,8 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="th
 
 @pytest.fixture(scope="module")
 def libraries(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    return {kind: build(tmp_path_factory.mktemp(kind), kind == "crashing") for kind in ("crashing", "working")}
+    kinds = ("crashing", "hanging", "working")
+    return {kind: build(tmp_path_factory.mktemp(kind), kind == "crashing", kind == "hanging") for kind in kinds}
 
 
 def gpuconfig(library: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -90,3 +96,35 @@ def test_the_self_test_fails_its_nvidia_step_with_the_reason_and_runs_the_rest(
     steps = {s["name"]: s for s in json.loads(out.read_text(encoding="utf-8"))["steps"]}
     assert steps["nvidia"]["status"] == "failed" and CRASH in steps["nvidia"]["detail"]
     assert steps["tabs"]["status"] == "passed"  # the Probe and eGPU tabs opened in a process that lived
+
+
+def test_a_hung_nvml_check_dies_with_the_app_that_started_it(libraries: dict[str, Path]) -> None:
+    app = subprocess.Popen(
+        [sys.executable, "-m", "gpuconfig", "probe", "--only", "disk_read", "--json", "-"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=environment(libraries["hanging"]),
+    )
+    try:
+        check = _nvml_check_of(app)
+        time.sleep(1.0)  # well into nvmlInit, which never returns
+    finally:
+        app.kill()
+        app.wait(timeout=30)
+    try:
+        assert gone(check), f"the NVML check {check.pid} outlived the app that started it"
+    finally:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            check.kill()
+
+
+def _nvml_check_of(app: subprocess.Popen[bytes], within_s: float = 60.0) -> psutil.Process:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        for child in psutil.Process(app.pid).children(recursive=True):
+            with contextlib.suppress(psutil.NoSuchProcess):
+                if nvml_guard.CHECK_NVML in child.cmdline():
+                    return child
+        assert app.poll() is None, "the probe ended before it checked NVML"
+        time.sleep(0.05)
+    raise AssertionError(f"no NVML check started within {within_s:g} s")

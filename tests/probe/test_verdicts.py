@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from gpuconfig.core.worker_process import Failure
+from gpuconfig.core.failures import Failure
 from gpuconfig.probe.model import BenchmarkResult, Verdict
 from gpuconfig.probe.verdicts import FAILURE_ADVICE, OTHER_FAILURE_ADVICE, judge, references
 

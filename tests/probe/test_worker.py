@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -14,7 +15,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from gpuconfig.core.worker_process import Failure
+from gpuconfig.core.failures import Failure
+from gpuconfig.core.worker_process import Deadline, run_worker
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.probe.runner import Limits, SuiteOutcome, benchmark_names, run_suite
 from gpuconfig.probe.verdicts import OTHER_FAILURE_ADVICE, judge
@@ -130,6 +132,21 @@ def test_a_hanging_worker_times_out_and_the_rest_still_run() -> None:
     assert time.monotonic() - began < 10
 
 
+def test_a_worker_past_a_time_out_under_a_second_says_the_time_out_as_given() -> None:
+    request = {"suite": "quick", "only": ["hang"]}
+    ended = run_worker(FAILING, request, lambda _event: None, sys.executable, deadline=Deadline(0.4))
+    assert ended.failure == Failure.TIMEOUT and ended.reason == "took longer than 0.4 s"
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="no signals")
+def test_a_worker_the_out_of_memory_killer_ended_is_said_to_have_run_out_of_memory(tmp_path: Path) -> None:
+    script = tmp_path / "killed.py"  # what the kernel's out-of-memory killer does to the biggest process
+    script.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", encoding="utf-8")
+    ended = run_worker(script, {}, lambda _event: None, sys.executable)
+    said = "killed by signal 9 (out of memory?)"
+    assert (ended.code, ended.failure, ended.reason) == (-signal.SIGKILL, Failure.OUT_OF_MEMORY, said)
+
+
 def _descendants() -> set[int]:
     return {p.pid for p in psutil.Process().children(recursive=True)}
 
@@ -180,7 +197,7 @@ def test_cancel_kills_the_whole_worker_tree_at_once() -> None:
 
     def on_result(result: BenchmarkResult) -> None:
         if result.name == "children":
-            tree.extend(_descendants() - before)  # the worker and its two sleeping children
+            tree.extend(_descendants() - before)  # the worker (supervisor and script) and two sleeping children
             leader.extend(p.pid for p in psutil.Process().children() if p.pid in tree)
             started.set()
 
@@ -193,7 +210,7 @@ def test_cancel_kills_the_whole_worker_tree_at_once() -> None:
     assert outcome.cancelled
     assert returned - cancel_at[0] < 1.0  # polled every 50 ms, then SIGKILL to the group
     assert [r.name for r in outcome.results] == ["steady", "children"]
-    assert len(tree) == 3 and len(leader) == 1
+    assert len(tree) == 4 and len(leader) == 1
     assert not _alive(tree)
     assert not _group_members(leader[0])  # the worker ran in its own process group: nothing of it is left
 

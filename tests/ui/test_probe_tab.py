@@ -15,6 +15,7 @@ import pytest
 from processes import alive, live_children
 from PySide6.QtCore import Qt
 
+from gpuconfig.core import pythons
 from gpuconfig.probe.history import ProbeHistory
 from gpuconfig.probe.model import is_unavailable
 from gpuconfig.probe.session import ProbeRun
@@ -75,11 +76,39 @@ def test_inventory_of_this_machine_fills_the_tree(qtbot, tab: ProbeTab) -> None:
         shown = [gpu.child(i).text(0) for i in range(gpu.childCount())]
         assert all(any(label.endswith(name) for label in shown) for name in names) and names
         assert gpu not in tree.unavailable_items
-    # This interpreter (it has torch) is the first choice of Python, by its path: were it None, the worker
-    # Python would be chosen, and that prefers a Python added with Add... to this one.
-    assert tab.python.itemText(0) == "This Python" and tab.python.currentData() == sys.executable
-    pythons = tree.sections["pythons"]
-    assert pythons.childCount() >= 1
+    # The first choice of Python is no path but the chooser's, the estimator's too: named once chosen.
+    chosen = Path(pythons.worker_python())
+    label = f"Chosen: {chosen.parent.parent.name}/{chosen.name}"
+    qtbot.waitUntil(lambda: tab.python.itemText(0) == label, timeout=30_000)
+    assert tab.python.currentIndex() == 0 and tab.python.currentData() is None
+    assert tree.sections["pythons"].childCount() >= 1
+
+
+@pytest.fixture
+def named_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A Python named by GPUCONFIG_TORCH_PYTHON before the tab is built: this one, noting each start in a log."""
+    log = tmp_path / "started.log"
+    python = tmp_path / "named" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    monkeypatch.setenv(pythons.TORCH_PYTHON_ENV, str(python))
+    return python, log
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a shell script stands in for the interpreter")
+def test_the_first_python_entry_runs_the_chosen_python(  # type: ignore[no-untyped-def]
+    qtbot, named_python: tuple[Path, Path], tab: ProbeTab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python, log = named_python
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    qtbot.waitUntil(lambda: tab.python.itemText(0) == "Chosen: named/python", timeout=30_000)
+    assert str(python) in tab.python.itemData(0, Qt.ItemDataRole.ToolTipRole)
+    tab.only = ("disk_read",)
+    qtbot.mouseClick(tab.run_button, LEFT)
+    qtbot.waitUntil(lambda: not tab.running(), timeout=RUN_TIMEOUT_MS)
+    assert tab.shown_run is not None and tab.shown_run.python == str(python), tab.status.text()
+    assert "worker.py" in log.read_text(encoding="utf-8")  # the benchmarks ran in it, as a trace would
 
 
 def test_live_plot_is_fed_while_shown(qtbot, window: MainWindow, tab: ProbeTab) -> None:  # type: ignore[no-untyped-def]

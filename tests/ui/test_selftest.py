@@ -8,7 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from gpuconfig.core.catalog.store import open_default_store
 from gpuconfig.core.paths import DATA_DIR_ENV
+from gpuconfig.core.pythons import ADDED_SETTING
 
 
 def _self_test(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
@@ -68,3 +72,25 @@ def test_a_named_python_without_torch_fails_the_run_with_the_reason(tmp_path: Pa
         "version": "passed", "nvidia": "passed", "catalog": "passed", "files": "passed", "tabs": "passed",
         "python": "failed", "estimate": "skipped", "probe": "skipped",
     }  # fmt: skip
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a shell script stands in for the interpreter")
+def test_the_self_test_runs_in_the_python_added_in_the_probe_tab(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    log = tmp_path / "started.log"
+    added = tmp_path / "added" / "bin" / "python"  # this Python (it has torch), noting each start
+    added.parent.mkdir(parents=True)
+    added.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    added.chmod(0o755)
+    with pytest.MonkeyPatch.context() as patch:  # saved in the user's database, as the Probe tab's Add... saves it
+        patch.setenv(DATA_DIR_ENV, str(data))
+        store = open_default_store()
+        store.set_setting(ADDED_SETTING, json.dumps([str(added)]))
+        store.close()
+    out = tmp_path / "self-test.json"
+    done = _self_test("--out", str(out), data=data)
+    assert done.returncode == 0, done.stdout + done.stderr
+    steps = {step["name"]: step for step in json.loads(out.read_text(encoding="utf-8"))["steps"]}
+    assert steps["python"]["detail"].startswith(f"{added} (Python") and steps["python"]["detail"].endswith("; added)")
+    started = log.read_text(encoding="utf-8")
+    assert "trace_worker.py" in started and "probe/worker.py" in started  # the estimate and the probe ran in it

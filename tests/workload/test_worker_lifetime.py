@@ -15,6 +15,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from tests.workload.processes import gone
+
 POSIX = os.name == "posix"
 # A model big enough that its trace is still running a few seconds in.
 SLOW = ["--model", "gpt2-xl", "--batch", "2", "--seq", "512", "--precision", "fp32", "--device", "cpu", "--no-cache"]
@@ -46,41 +48,34 @@ def worker_of(cli: subprocess.Popen[str], script: str, within_s: float = 60.0) -
     raise AssertionError(f"no {script} worker started within {within_s:g} s")
 
 
-def gone(process: psutil.Process, within_s: float = 5.0) -> bool:
-    """Whether `process` has ended (a zombie has: it only waits for its new parent to reap it)."""
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        try:
-            if process.status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        time.sleep(0.05)
-    return False
-
-
 @pytest.fixture
 def stuck(tmp_path: Path) -> tuple[list[str], Path]:
-    """The estimate of a model file that hangs while it is built (it never writes to the worker's channel
-    again), and the file it touches once the worker is inside it."""
+    """The estimate of a model file that starts a program of its own (as DataLoader workers and all-reduce
+    ranks are started) and then hangs while it is built (it never writes to the worker's channel again),
+    and the file where it writes that program's process id once the worker is inside it."""
     inside = tmp_path / "building"
     path = tmp_path / "stuck.py"
     path.write_text(
-        "import pathlib, time\n"
+        "import os, subprocess, time\n"
         "def model_and_inputs(batch, seq):\n"
-        f"    pathlib.Path({str(inside)!r}).touch()\n"
+        "    child = subprocess.Popen(['sleep', '777'])\n"
+        f"    with open({str(inside) + '.part'!r}, 'w') as f:\n"
+        "        f.write(str(child.pid))\n"
+        f"    os.replace({str(inside) + '.part'!r}, {str(inside)!r})\n"
         "    time.sleep(600)\n",
         encoding="utf-8",
     )
     return ["estimate", "--model", str(path), "--device", "cpu", "--no-cache", "--json"], inside
 
 
-def wait_for(path: Path, cli: subprocess.Popen[str], within_s: float = 60.0) -> None:
+def wait_for(path: Path, cli: subprocess.Popen[str], within_s: float = 60.0) -> psutil.Process:
+    """The program the stuck model started, once the worker is inside the model."""
     deadline = time.monotonic() + within_s
     while not path.exists():
         assert cli.poll() is None, cli.communicate()
         assert time.monotonic() < deadline, f"the worker did not reach the model within {within_s:g} s"
         time.sleep(0.05)
+    return psutil.Process(int(path.read_text(encoding="utf-8")))
 
 
 @pytest.fixture
@@ -109,10 +104,12 @@ def test_a_killed_estimate_takes_its_trace_worker_with_it(
     cli = gpuconfig(*args)
     worker = worker_of(cli, "trace_worker.py")
     leftovers.append(worker)
-    wait_for(inside, cli)
+    started = wait_for(inside, cli)
+    leftovers.append(started)
     cli.send_signal(getattr(signal, how))
     cli.communicate(timeout=30)
     assert gone(worker), f"the trace worker {worker.pid} outlived gpuconfig ({how})"
+    assert gone(started), f"the program {started.pid} the model started outlived gpuconfig ({how})"
 
 
 @pytest.mark.skipif(not POSIX, reason="signals")
@@ -121,11 +118,12 @@ def test_ctrl_c_cancels_an_estimate_in_one_line(stuck: tuple[list[str], Path], l
     cli = gpuconfig(*args, preexec_fn=default_sigint)
     worker = worker_of(cli, "trace_worker.py")
     leftovers.append(worker)
-    wait_for(inside, cli)
+    started = wait_for(inside, cli)
+    leftovers.append(started)
     cli.send_signal(signal.SIGINT)
     out, err = cli.communicate(timeout=30)
     assert (cli.returncode, out, err.splitlines()) == (130, "", ["gpuconfig: cancelled"])
-    assert gone(worker)
+    assert gone(worker) and gone(started)
 
 
 @pytest.mark.parametrize(
@@ -147,12 +145,14 @@ def test_time_outs_on_the_command_line_are_positive_finite_seconds(args: list[st
     assert f"argument {args[-2]}: " in lines[0] and "seconds" in lines[0]
 
 
-def test_a_trace_timeout_ends_the_trace_in_one_line(leftovers: list[psutil.Process]) -> None:
+@pytest.mark.parametrize("seconds", ["2", "0.4"])
+def test_a_trace_timeout_ends_the_trace_in_one_line(seconds: str) -> None:
     began = time.monotonic()
-    cli = gpuconfig("estimate", *SLOW, "--trace-timeout", "2")
+    cli = gpuconfig("estimate", *SLOW, "--trace-timeout", seconds)
     out, err = cli.communicate(timeout=60)
     assert time.monotonic() - began < 30
-    assert (cli.returncode, out, err.splitlines()) == (1, "", ["gpuconfig: trace failed: trace took longer than 2 s"])
+    said = f"gpuconfig: trace failed: trace took longer than {seconds} s"  # the limit as given, not rounded to 0
+    assert (cli.returncode, out, err.splitlines()) == (1, "", [said])
 
 
 @pytest.mark.skipif(not POSIX, reason="a shell script stands in for the interpreter")

@@ -11,7 +11,7 @@ import datetime as dt
 import json
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from gpuconfig.core.catalog.files import (
 from gpuconfig.core.catalog.model import Part, Price, Source
 from gpuconfig.core.catalog.schema import CURRENCIES, Schema, parse_schema, schema_from_json, schema_to_json
 from gpuconfig.core.database import (
+    BUSY_TIMEOUT_S,
     DamagedDatabase,
     Repair,
     StoreError,
@@ -449,10 +450,25 @@ def repair_store(db_path: Path, catalog_dir: Path) -> Repair | None:
     return repair(db_path, USER_TABLES, lambda: CatalogStore.open(db_path, catalog_dir)._db, _row_problem)
 
 
-def default_store_path() -> Path:
+def default_store_path(create: bool = True) -> Path:
+    """The user's database file; its folder is created unless `create` is false."""
     from gpuconfig.core.paths import user_data_dir
 
-    return user_data_dir() / DB_NAME
+    return user_data_dir(create) / DB_NAME
+
+
+def saved_setting(key: str) -> str | None:
+    """One of the user's settings, read without opening the store (no catalog load, no migration, and a
+    database that does not exist yet is not created); None when it was never set, or when there is no
+    database or it cannot be read now (opening the store says why)."""
+    # Not mode=ro: a read-only reader of a database in WAL mode leaves its -shm file behind.
+    uri = f"{default_store_path(create=False).as_uri()}?mode=rw"
+    try:
+        with closing(sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S)) as db:
+            row = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+    except sqlite3.Error:
+        return None
+    return None if row is None else str(row[0])
 
 
 def shipped_catalog() -> Path:

@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from gpuconfig.core.failures import Failure
 from gpuconfig.core.guide.choose import GpuTarget, choose_wheel_for, code_for
 from gpuconfig.core.guide.guide import Finding, Guide, guide_for_gpus
 from gpuconfig.core.guide.oses import os_info
 from gpuconfig.core.guide.records import DRIVER_PATTERN, gpu_label, version_key
 from gpuconfig.core.guide.steps import index_option, packages
 from gpuconfig.core.guide.tables import load_tables
-from gpuconfig.core.worker_process import Failure
 
 # Verdicts the findings below restate with the exact fix; every other failing verdict is passed on.
 RESTATED = ("PyTorch", "PyTorch sees the GPU", "GPU architecture in the torch build", "Driver supports torch's CUDA")

@@ -170,7 +170,7 @@ def _run_worker(
     if ended.stopped == "cancelled":
         raise TraceCancelled("trace cancelled")
     if ended.stopped == "timeout":
-        raise TraceFailed("internal", f"trace took longer than {timeout_s:.0f} s")
+        raise TraceFailed("internal", f"trace took longer than {timeout_s:g} s")
     if ended.code != 0 or len([e for e in events if e.get("event") == "point"]) != total:
         raise TraceFailed("internal", f"trace worker stopped: {ended.reason}")
     return events
