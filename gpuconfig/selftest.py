@@ -11,7 +11,6 @@ run in is skipped, with the reason), 1 otherwise, with the first failure's reaso
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import sys
@@ -25,7 +24,8 @@ from typing import Any
 
 from gpuconfig import __version__
 from gpuconfig.core import pythons
-from gpuconfig.core.paths import DATA_DIR_ENV, catalog_dir, resources_dir, user_data_dir
+from gpuconfig.core.numbers import json_text
+from gpuconfig.core.paths import DATA_DIR_ENV, catalog_dir, resources_dir, user_data_dir, write_text_atomic
 
 EXIT_OK, EXIT_FAILED = 0, 1
 # The estimate's model: a small network in plain torch, so any Python with torch can trace it.
@@ -98,7 +98,7 @@ def main(argv: list[str]) -> int:
 
 def write(run: Run, out: Path) -> bool:
     try:
-        out.write_text(json.dumps(run.record(), indent=2) + "\n", encoding="utf-8")
+        write_text_atomic(out, json_text(run.record()))
     except OSError as exc:
         print(f"gpuconfig self-test failed: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return False

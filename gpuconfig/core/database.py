@@ -178,9 +178,17 @@ def _copy_table(old: sqlite3.Connection, new: sqlite3.Connection, table: str, ch
     return kept, lost
 
 
-def repair(path: Path, tables: Sequence[str], rebuild: Callable[[], sqlite3.Connection], check: RowCheck) -> Repair:
-    """Move the file at `path` aside, let `rebuild` create a new one there, and copy into it every readable
-    row of `tables` (in order: a table before those that refer to it) that `check` finds sound."""
+def repair(
+    path: Path, tables: Sequence[str], rebuild: Callable[[], sqlite3.Connection], check: RowCheck
+) -> Repair | None:
+    """None, and nothing changed, when `rebuild` opens the file at `path` as it is. Otherwise move the file
+    aside, let `rebuild` create a new one there, and copy into it every readable row of `tables` (in order:
+    a table before those that refer to it) that `check` finds sound."""
+    try:
+        rebuild().close()
+        return None
+    except DamagedDatabase:
+        pass
     backup = move_aside(path)
     try:
         new = rebuild()

@@ -23,11 +23,6 @@ class SystemPackage:
         """The name apt installs on every supported release (newer releases provide the older name)."""
         return self.names[-1]
 
-    @property
-    def depends(self) -> str:
-        """The package as a .deb Depends entry, with its alternatives."""
-        return " | ".join(self.names)
-
 
 def system_packages(path: Path | None = None) -> list[SystemPackage]:
     path = path or resources_dir() / LIST_FILE

@@ -117,9 +117,4 @@ def default_history_path() -> Path:
 def repair_history(path: Path) -> Repair | None:
     """Move a history that cannot be used aside and start a new one holding every run still readable; None
     (and nothing changed) when it opens as it is."""
-    try:
-        connect(path, MIGRATIONS).close()
-        return None
-    except DamagedDatabase:
-        pass
     return repair(path, ("probe_run",), lambda: connect(path, MIGRATIONS), lambda table, row: None)

@@ -442,11 +442,6 @@ def _row_problem(table: str, row: dict[str, Any]) -> str | None:
 def repair_store(db_path: Path, catalog_dir: Path) -> Repair | None:
     """Move a database that cannot be used aside and rebuild it, keeping every readable and sound row of
     the user's tables; None (and nothing changed) when it opens as it is."""
-    try:
-        CatalogStore.open(db_path, catalog_dir).close()
-        return None
-    except DamagedDatabase:
-        pass
     return repair(db_path, USER_TABLES, lambda: CatalogStore.open(db_path, catalog_dir)._db, _row_problem)
 
 
