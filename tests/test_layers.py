@@ -37,7 +37,7 @@ def test_core_and_probe_never_import_qt_or_torch() -> None:
 
 
 def test_gui_and_cli_never_import_torch() -> None:
-    for path in [*_files("ui"), PACKAGE / "cli.py", PACKAGE / "__main__.py"]:
+    for path in [*_files("ui"), *_files("cli"), PACKAGE / "__main__.py"]:
         assert "torch" not in _imports(path), f"{path.relative_to(PACKAGE)} imports torch"
 
 

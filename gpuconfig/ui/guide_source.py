@@ -84,7 +84,7 @@ class GuideSource(QWidget):
         open_report = QPushButton(self.tr("Open probe report…"))
         open_report.setObjectName("open_report")
         open_report.setToolTip(
-            self.tr("A probe run's JSON: gpuconfig probe --json FILE, or an export from the Probe tab")
+            self.tr("A probe run's JSON: gpuconfig probe --json --output FILE, or an export from the Probe tab")
         )
         open_report.clicked.connect(self.open_report)
         self.last_probe = QLabel()

@@ -205,7 +205,7 @@ class GuideTab(QWidget):
             return self.tr("Open a build file (File ▸ Export in the Build tab writes one) to see its setup guide.")
         return self.tr(
             "Open a probe report to see the setup guide for the machine it describes, with what the probe found "
-            "wrong first. Write one with: gpuconfig probe --json report.json"
+            "wrong first. Write one with: gpuconfig probe --json --output report.json"
         )
 
     def _follow_os(self, report: dict[str, Any]) -> None:

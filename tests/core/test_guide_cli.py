@@ -21,7 +21,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_rtx_5090_gets_a_wheel_built_for_sm_120() -> None:
-    result = run("guide", "--gpu", "nvidia-geforce-rtx-5090", "--os", "ubuntu-24.04", "--format", "json")
+    result = run("guide", "--gpu", "nvidia-geforce-rtx-5090", "--os", "ubuntu-24.04", "--json")
     assert result.returncode == 0, result.stderr
     guide = json.loads(result.stdout)
     text = json.dumps(guide)
@@ -37,9 +37,7 @@ def test_gtx_1080_gets_a_build_that_ships_its_code_and_is_told_what_dropped_it()
 
 
 def test_a_driver_older_than_the_runtime_is_flagged() -> None:
-    result = run(
-        "guide", "--gpu", "nvidia-geforce-rtx-5090", "--os", "ubuntu-24.04", "--driver", "560.35.03", "--format", "json"
-    )
+    result = run("guide", "--gpu", "nvidia-geforce-rtx-5090", "--os", "ubuntu-24.04", "--driver", "560.35.03", "--json")
     fails = [f for f in json.loads(result.stdout)["findings"] if f["severity"] == "fail"]
     assert fails and "560.35.03" in fails[0]["message"]
 
@@ -48,7 +46,7 @@ def test_a_build_file_and_html_output(tmp_path: Path) -> None:
     build = tmp_path / "b.json"
     build.write_text(json.dumps({"parts": [{"id": "nvidia-geforce-rtx-4090", "count": 2}]}), encoding="utf-8")
     out = tmp_path / "guide.html"
-    result = run("guide", "--build", str(build), "--os", "debian-12", "--format", "html", "--output", str(out))
+    result = run("guide", "--build", str(build), "--os", "debian-12", "--html", "--output", str(out))
     assert result.returncode == 0, result.stderr
     html = out.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>") or html.lower().startswith("<!doctype html>")

@@ -94,8 +94,7 @@ def test_a_guide_with_a_failing_finding_exits_1() -> None:
         "ubuntu-24.04",
         "--driver",
         "400.1",
-        "--format",
-        "json",
+        "--json",
     )
     assert result.returncode == 1, result.stderr
     assert any(f["severity"] == "fail" for f in json.loads(result.stdout)["findings"])

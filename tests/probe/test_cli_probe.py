@@ -16,7 +16,7 @@ from gpuconfig.probe.history import ProbeHistory, default_history_path
 
 def test_quick_probe_writes_the_documented_json_and_keeps_the_run(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
-    assert main(["probe", "--quick", "--json", str(out), "--html", str(tmp_path / "out.html")]) == 0
+    assert main(["probe", "--quick", "--json", "--output", str(out)]) == 0
     data = json.loads(out.read_text(encoding="utf-8"))
     assert {"system", "devices", "benchmarks", "verdicts"} <= set(data)
     assert data["system"]["cpu"]["logical_cores"] >= 1
@@ -27,9 +27,17 @@ def test_quick_probe_writes_the_documented_json_and_keeps_the_run(tmp_path: Path
     assert all(r["value"] > 0 for r in data["benchmarks"] if r["status"] == "ok")
     assert data["verdicts"] and all(v["status"] in ("pass", "warn", "fail", "info") for v in data["verdicts"])
     assert data["series"]["t"], "the live metrics recorded during the run are kept with it"
-    assert "<h1>gpuconfig probe" in (tmp_path / "out.html").read_text(encoding="utf-8")
     runs = ProbeHistory.open_default().runs()
     assert len(runs) == 1 and runs[0].suite == "quick"
+
+
+def test_the_html_report_goes_to_the_output_file_and_nothing_to_stdout(tmp_path: Path) -> None:
+    out = tmp_path / "run.html"
+    argv = ["probe", "--only", "disk_read", "--html", "--output", str(out)]
+    run = subprocess.run([sys.executable, "-m", "gpuconfig", *argv], capture_output=True, text=True, timeout=120)
+    assert run.returncode in (0, 1), run.stderr
+    assert run.stdout == ""
+    assert "<h1>gpuconfig probe" in out.read_text(encoding="utf-8")
 
 
 def a_python_with_a_broken_torch(folder: Path) -> Path:
@@ -53,7 +61,7 @@ def a_python_with_a_broken_torch(folder: Path) -> Path:
 @pytest.mark.skipif(not sysconfig.get_platform().startswith("linux"), reason="venv layout of Linux")
 def test_a_broken_torch_fails_the_probe_with_exit_code_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     python = a_python_with_a_broken_torch(tmp_path / "venv")
-    assert main(["probe", "--quick", "--python", str(python), "--json", "-"]) == 1
+    assert main(["probe", "--quick", "--python", str(python), "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     verdict = next(v for v in data["verdicts"] if v["check"] == "PyTorch")
     assert verdict["status"] == "fail" and "libcudart.so.12" in verdict["message"]
@@ -65,7 +73,11 @@ def test_a_broken_torch_fails_the_probe_with_exit_code_1(tmp_path: Path, capsys:
     [
         (["probe", "--python", "/no/such/python"], "--python /no/such/python: no such interpreter"),
         (["probe", "--quick", "--full"], "not allowed with argument"),
-        (["probe", "--json", "/no/such/folder/out.json"], "--json /no/such/folder/out.json: no folder /no/such/folder"),
+        (
+            ["probe", "--output", "/no/such/folder/out.json"],
+            "--output /no/such/folder/out.json: no folder /no/such/folder",
+        ),
+        (["probe", "--json", "--html"], "not allowed with argument"),
         (["probe", "--only", "matmul,warp_drive"], "unknown benchmark 'warp_drive'"),
         (["probe", "--rate", "50"], "--rate 50: choose 1 to 10 samples a second"),
     ],
@@ -77,18 +89,18 @@ def test_bad_probe_arguments_are_one_line_and_exit_2(argv: list[str], says: str)
 
 
 @pytest.mark.parametrize(
-    ("option", "target", "says"),
+    ("form", "target", "says"),
     [("--json", "report.json", "a folder; name a file to write"), ("--html", "no-such-folder/run.html", "no folder")],
 )
 def test_an_output_that_cannot_be_a_file_is_refused_before_any_benchmark(
-    tmp_path: Path, option: str, target: str, says: str
+    tmp_path: Path, form: str, target: str, says: str
 ) -> None:
     out = tmp_path / "out"
     (out / "report.json").mkdir(parents=True)
-    argv = ["probe", "--only", "disk_read", option, str(out / target)]
+    argv = ["probe", "--only", "disk_read", form, "--output", str(out / target)]
     run = subprocess.run([sys.executable, "-m", "gpuconfig", *argv], capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
-    assert f"{option} {out / target}: {says}" in run.stderr and run.stderr.count("\n") == 1, run.stderr
+    assert f"--output {out / target}: {says}" in run.stderr and run.stderr.count("\n") == 1, run.stderr
     assert run.stdout == ""
     assert not default_history_path().exists(), "no benchmark ran, so no run was kept"
     assert [p.name for p in out.rglob("*")] == ["report.json"]
@@ -96,10 +108,10 @@ def test_an_output_that_cannot_be_a_file_is_refused_before_any_benchmark(
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
 def test_a_report_the_system_refuses_to_write_is_one_line_and_exit_2() -> None:
-    argv = ["probe", "--only", "disk_read", "--html", "/proc/run.html"]
+    argv = ["probe", "--only", "disk_read", "--html", "--output", "/proc/run.html"]
     run = subprocess.run([sys.executable, "-m", "gpuconfig", *argv], capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
-    assert run.stderr.startswith("gpuconfig: --html /proc/run.html: not written: "), run.stderr
+    assert run.stderr.startswith("gpuconfig: --output /proc/run.html: not written: "), run.stderr
     assert run.stderr.count("\n") == 1
 
 

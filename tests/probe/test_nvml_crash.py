@@ -54,7 +54,7 @@ def test_the_stand_in_library_really_crashes_a_process_that_starts_nvml(librarie
 
 
 def test_the_probe_reports_the_crash_and_finishes(libraries: dict[str, Path]) -> None:
-    done = gpuconfig(libraries["crashing"], "probe", "--only", "disk_read", "--json", "-")
+    done = gpuconfig(libraries["crashing"], "probe", "--only", "disk_read", "--json")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     run = json.loads(done.stdout)
@@ -74,7 +74,7 @@ def test_the_egpu_check_reports_the_crash_in_its_json(libraries: dict[str, Path]
 
 
 def test_a_library_that_starts_is_used_in_the_process_as_before(libraries: dict[str, Path]) -> None:
-    done = gpuconfig(libraries["working"], "probe", "--only", "disk_read", "--json", "-")
+    done = gpuconfig(libraries["working"], "probe", "--only", "disk_read", "--json")
     assert done.returncode == 0, done.stderr
     gpu = json.loads(done.stdout)["system"]["gpu"]
     # The stand-in's own answers, read in the app's process after the child came back.
@@ -100,7 +100,7 @@ def test_the_self_test_fails_its_nvidia_step_with_the_reason_and_runs_the_rest(
 
 def test_a_hung_nvml_check_dies_with_the_app_that_started_it(libraries: dict[str, Path]) -> None:
     app = subprocess.Popen(
-        [sys.executable, "-m", "gpuconfig", "probe", "--only", "disk_read", "--json", "-"],
+        [sys.executable, "-m", "gpuconfig", "probe", "--only", "disk_read", "--json"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env=environment(libraries["hanging"]),

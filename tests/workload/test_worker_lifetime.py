@@ -164,7 +164,7 @@ def test_a_quick_probe_in_a_python_that_never_answers_ends_at_the_start_timeout(
     began = time.monotonic()
     run = subprocess.run(
         [sys.executable, "-m", "gpuconfig", "probe", "--quick", "--python", str(silent), "--start-timeout", "2",
-         "--json", "-"], **TEXT,
+         "--json"], **TEXT,
     )  # type: ignore[call-overload]  # fmt: skip
     assert time.monotonic() - began < 60, "the probe waited past its start time-out"
     said = f"no answer from {silent} within 2 s (importing torch)"

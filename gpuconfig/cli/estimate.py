@@ -1,0 +1,87 @@
+"""`gpuconfig estimate`: memory and time of a training or inference workload, and what would make it fit."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from gpuconfig.cli.options import form_options, open_store, trace_failed, workload, workload_options
+from gpuconfig.cli.output import EXIT_OK, Reply, UsageError, lines, table
+
+
+def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+    estimate = commands.add_parser("estimate", help="memory and time of a training or inference workload")
+    workload_options(estimate)
+    estimate.add_argument("--gpu", metavar="CATALOG_ID", help="the GPU to check the fit and time against")
+    estimate.add_argument("--no-cache", action="store_true", help="trace again even if a cached trace exists")
+    form_options(estimate)
+    estimate.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> Reply | int:
+    from gpuconfig.core.workload.advice import advise, option_record
+    from gpuconfig.core.workload.answer import answer_from_fit, answer_record, gpu_spec, prepare
+    from gpuconfig.core.workload.runner import TraceFailed
+    from gpuconfig.core.workload.spec import WorkloadError
+
+    asked = workload(args)
+    try:
+        gpu = gpu_spec(open_store(), args.gpu) if args.gpu else None
+
+        def progress(done: int, total: int, what: str) -> None:
+            if not args.json and sys.stderr.isatty():
+                print(f"\rtracing {done}/{total}: {what}    ", end="", file=sys.stderr, flush=True)
+
+        use_cache, timeout_s = not args.no_cache, args.trace_timeout
+        source, fitted, seconds = prepare(asked, progress, use_cache, timeout_s=timeout_s)
+        answer = answer_from_fit(source, fitted, asked, gpu, seconds)
+        options = []
+        if gpu is not None and answer.estimate.memory.peak > gpu.memory_bytes:
+            options = advise(answer, gpu, progress, use_cache=use_cache, timeout_s=timeout_s)
+    except WorkloadError as exc:
+        raise UsageError(str(exc)) from exc
+    except TraceFailed as exc:
+        return trace_failed(exc)
+    record = answer_record(answer)
+    if gpu is not None:
+        fitting = [o for o in options if o.fits]
+        record["gpu"]["verdict"] = (
+            "fits" if record["gpu"]["fits"] else f"fits if: {fitting[0].label}" if fitting else "does not fit"
+        )
+        record["advice"] = [option_record(o) for o in options]
+    return Reply(EXIT_OK, lambda: _text(record, options), lambda: record)
+
+
+def _text(record: dict[str, Any], options: list[Any]) -> str:
+    from gpuconfig.core.units import format_bytes
+
+    memory = record["memory"]
+    out = [
+        f"{record['model']}: {record['params']:,} parameters ({record['trainable_params']:,} trainable), "
+        f"{record['method']}"
+    ]
+    rows = [
+        [key, format_bytes(memory[key])]
+        for key in ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead", "peak")
+    ]
+    out.append(table(["per device", "memory"], rows))
+    out += [
+        f"  overhead: {item['name']}: {format_bytes(item['bytes'])} ({item['source']})" for item in memory["overheads"]
+    ]
+    if "gpu" in record:
+        out.append(f"{record['gpu']['name']} ({format_bytes(record['gpu']['memory'])}): {record['gpu']['verdict']}")
+        for option in options:
+            factor = f"{option.time_factor:.2f}x time" if option.time_factor is not None else "time unknown"
+            note = ", changes what is trained or computed" if option.changes_result else ""
+            mark = "fits" if option.fits else "still too big"
+            out.append(f"  {mark:13s} {option.label}: {format_bytes(option.peak)}, {factor}{note}")
+    if record.get("time"):
+        t = record["time"]
+        tokens = t["throughput"]["tokens_per_s"]
+        extra = f", {tokens:,.0f} tokens/s" if tokens else ""
+        out.append(f"step {t['step_seconds']:.3g} s, {t['throughput']['samples_per_s']:,.1f} samples/s{extra}")
+        out.append(f"  time of an eager PyTorch step: {t['efficiency']['source']}")
+    elif record.get("time_note"):
+        out.append(f"time: {record['time_note']}")
+    return lines(*out)

@@ -1,0 +1,123 @@
+"""What several commands share: the catalog store, the workload flags, the worker time-outs, the Python."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from gpuconfig.cli.output import EXIT_VERDICT_FAILED, UsageError, warn
+
+
+def open_store() -> Any:
+    from gpuconfig.core.catalog.store import open_default_store
+
+    store = open_default_store()  # a StoreError is reported by main()
+    if store.last_refresh.error:
+        warn(f"catalog files not loaded, using the last good catalog: {store.last_refresh.error}")
+    return store
+
+
+def form_options(p: argparse.ArgumentParser, html: bool = False) -> None:
+    """The output flags every command has: --json (and --html where there is one), and --output FILE."""
+    forms = p.add_mutually_exclusive_group()
+    forms.add_argument("--json", action="store_true", help="JSON only (machine-readable)")
+    if html:
+        forms.add_argument("--html", action="store_true", help="an HTML document")
+    p.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
+
+
+def check_python(python: str | None) -> None:
+    """The Python that will run the benchmarks exists: --python's, or GPUCONFIG_TORCH_PYTHON's."""
+    from gpuconfig.core.pythons import PythonNotFound, named_python
+
+    if python:
+        if not Path(python).is_file():
+            raise UsageError(f"--python {python}: no such interpreter")
+        return
+    try:
+        named_python()
+    except PythonNotFound as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def limits(args: argparse.Namespace) -> Any:
+    from gpuconfig.probe.runner import Limits
+
+    return Limits(args.start_timeout, args.bench_timeout)
+
+
+def seconds(text: str) -> float:
+    """A time-out on the command line: a positive, finite number of seconds."""
+    from gpuconfig.core.numbers import NumberError, checked_number
+
+    try:
+        return checked_number(float(text))
+    except NumberError as exc:
+        raise argparse.ArgumentTypeError(f"seconds {exc}") from None
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+
+
+def worker_timeouts(p: argparse.ArgumentParser) -> None:
+    """The time-outs of a command that runs the probe's benchmarks."""
+    from gpuconfig.probe.runner import STARTUP_TIMEOUT_S, TIMEOUTS_S
+
+    p.add_argument(
+        "--start-timeout", type=seconds, default=STARTUP_TIMEOUT_S, metavar="S", dest="start_timeout",
+        help=f"seconds the benchmark worker may take to import torch and start (default {STARTUP_TIMEOUT_S:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--bench-timeout", type=seconds, metavar="S", dest="bench_timeout",
+        help=f"seconds each benchmark may take (default: each its own, {min(TIMEOUTS_S.values()):g} to "
+        f"{max(TIMEOUTS_S.values()):g})",
+    )  # fmt: skip
+
+
+def trace_failed(exc: Any) -> int:
+    """A trace that failed on the user's input is bad input (exit 2); one that crashed is a failure (exit 1)."""
+    if exc.kind in ("model", "input", "unsupported"):
+        raise UsageError(str(exc)) from exc
+    print(f"gpuconfig: trace failed: {exc}", file=sys.stderr)
+    return EXIT_VERDICT_FAILED
+
+
+def workload_options(p: argparse.ArgumentParser, model_required: bool = True) -> None:
+    """The workload flags `estimate`, `recommend` and `egpu` share."""
+    from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S
+    from gpuconfig.core.workload.spec import DEVICES, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS
+
+    p.add_argument(
+        "--model",
+        required=model_required,
+        help="a built-in model id, a config.json, or a .py file that builds the model; "
+        "a .py file is run as Python code, so give only files you trust",
+    )
+    p.add_argument("--task", default="finetune", choices=list(TASKS))
+    p.add_argument("--batch", type=int, default=1, help="micro-batch per device")
+    p.add_argument("--seq", type=int, help="sequence length (prompt, for inference) or image side")
+    p.add_argument("--generate", type=int, default=0, help="tokens generated per sequence (inference)")
+    p.add_argument("--precision", default="amp_bf16", choices=list(PRECISIONS))
+    p.add_argument("--optimizer", default="adamw", choices=list(OPTIMIZERS))
+    p.add_argument("--checkpointing", action="store_true", help="activation checkpointing")
+    p.add_argument("--grad-accum", type=int, default=1, dest="grad_accum")
+    p.add_argument("--gpus", type=int, default=1)
+    p.add_argument("--strategy", default="ddp", choices=list(STRATEGIES))
+    p.add_argument("--device", default="cuda", choices=list(DEVICES))
+    p.add_argument("--lora-rank", type=int, default=16, dest="lora_rank")
+    p.add_argument(
+        "--trace-timeout", type=seconds, default=TRACE_TIMEOUT_S, metavar="S", dest="trace_timeout",
+        help=f"seconds a trace of the model may take (default {TRACE_TIMEOUT_S:g})",
+    )  # fmt: skip
+
+
+def workload(args: argparse.Namespace) -> Any:
+    from dataclasses import fields
+
+    from gpuconfig.core.workload.spec import Workload, WorkloadError
+
+    try:
+        return Workload(**{f.name: getattr(args, f.name) for f in fields(Workload)})
+    except WorkloadError as exc:
+        raise UsageError(str(exc)) from exc
