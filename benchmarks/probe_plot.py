@@ -104,7 +104,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from gpuconfig.ui import theme
-    from gpuconfig.ui.live_plot import DISPLAY_HZ, LivePlot
+    from gpuconfig.ui.probe.live_plot import DISPLAY_HZ, LivePlot
 
     app = QApplication(sys.argv)
     colors = theme.apply(app, "light")

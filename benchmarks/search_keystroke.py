@@ -71,7 +71,7 @@ def main() -> int:
     from gpuconfig.core.catalog.store import CatalogStore
     from gpuconfig.core.paths import catalog_dir
     from gpuconfig.ui import theme
-    from gpuconfig.ui.catalog_tab import CatalogTab
+    from gpuconfig.ui.catalog.tab import CatalogTab
 
     app = QApplication(sys.argv)
     PaintCounter = _paint_counter()

@@ -85,10 +85,10 @@ def build_shots(app: Any, window: Any, settle: Any) -> None:
 
     from gpuconfig.core.build.model import Build, BuildLine
     from gpuconfig.core.workload.spec import Workload
-    from gpuconfig.ui.main_window import BUILD_INDEX
+    from gpuconfig.ui.main_window import INDEX
 
     window.set_theme("light")
-    window.tabs.setCurrentIndex(BUILD_INDEX)
+    window.tabs.setCurrentIndex(INDEX["build"])
     tab = window.build_tab
     tab.set_build(
         Build(
@@ -123,9 +123,9 @@ def build_shots(app: Any, window: Any, settle: Any) -> None:
 
 def guide_shots(window: Any, settle: Any) -> None:
     """The Guide tab: an RTX 5090 on Ubuntu 24.04, in both themes."""
-    from gpuconfig.ui.main_window import GUIDE_INDEX
+    from gpuconfig.ui.main_window import INDEX
 
-    window.tabs.setCurrentIndex(GUIDE_INDEX)
+    window.tabs.setCurrentIndex(INDEX["guide"])
     tab = window.guide_tab
     tab.source.set_os("ubuntu-24.04")
     tab.show_gpu("nvidia-geforce-rtx-5090", 1)
@@ -144,14 +144,14 @@ def egpu_shots(app: Any, window: Any, settle: Any) -> None:
     import time
 
     from gpuconfig.core.workload.spec import Workload
-    from gpuconfig.ui.main_window import EGPU_INDEX
+    from gpuconfig.ui.main_window import INDEX
 
     workload = Workload("resnet-50", task="finetune", batch=256)
     window.store.set_setting("workload.form", json.dumps({"model": "resnet-50", "task": "finetune", "batch": 256}))
-    if window._workload_tab is not None:
+    if window.built.get("_workload_tab") is not None:
         window._workload_tab.form.set_workload(workload)
     window.set_theme("light")
-    window.tabs.setCurrentIndex(EGPU_INDEX)
+    window.tabs.setCurrentIndex(INDEX["egpu"])
     tab = window.egpu_tab
     tab.form.set_choice(port="TB4", os="linux", charger_w=0, dock="razer-core-x", gpu="nvidia-geforce-rtx-3090")
     tab.estimate_workload()

@@ -44,6 +44,9 @@ def test_no_citation_of_files_outside_the_repository() -> None:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:  # images, compiled translations
             continue
-        hits += [f"{path.relative_to(ROOT)}:{number}" for number, line in enumerate(text.splitlines(), 1)
-                 if NOTES.search(line) and path.name != "test_code_quality.py"]
+        hits += [
+            f"{path.relative_to(ROOT)}:{number}"
+            for number, line in enumerate(text.splitlines(), 1)
+            if NOTES.search(line) and path.name != "test_code_quality.py"
+        ]
     assert hits == []

@@ -13,7 +13,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_every_test_file_is_collected() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     collected = {line.split("::", 1)[0] for line in result.stdout.splitlines() if "::" in line}

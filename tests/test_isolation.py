@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-WRITES_FROM_A_MODULE_FIXTURE = '''
+WRITES_FROM_A_MODULE_FIXTURE = """
 import pytest
 from gpuconfig.core.paths import user_data_dir
 
@@ -21,13 +21,17 @@ def written():
 
 def test_uses_it(written):
     pass
-'''
+"""
 
 
 def run_tests(folder: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(folder), str(folder)],
-        cwd=folder, capture_output=True, text=True, timeout=300, check=False,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from importlib import import_module
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QPaintEvent
@@ -18,23 +20,106 @@ if TYPE_CHECKING:
 
     from gpuconfig.core.build.model import Build
     from gpuconfig.core.workload.spec import Workload
-    from gpuconfig.ui.build_tab import BuildTab
-    from gpuconfig.ui.catalog_tab import CatalogTab
-    from gpuconfig.ui.egpu_tab import EgpuTab
-    from gpuconfig.ui.guide_tab import GuideTab
-    from gpuconfig.ui.probe_tab import ProbeTab
-    from gpuconfig.ui.workload_tab import WorkloadTab
+    from gpuconfig.ui.build.tab import BuildTab
+    from gpuconfig.ui.catalog.tab import CatalogTab
+    from gpuconfig.ui.egpu.tab import EgpuTab
+    from gpuconfig.ui.guide.tab import GuideTab
+    from gpuconfig.ui.probe.tab import ProbeTab
+    from gpuconfig.ui.workload.tab import WorkloadTab
 
-WORKLOAD_INDEX = 1
-BUILD_INDEX = 2
-PROBE_INDEX = 3
-GUIDE_INDEX = 4
-EGPU_INDEX = 5
-# Each tab's property, by index: the property builds the tab on first use.
-AREAS = ("catalog_tab", "workload_tab", "build_tab", "probe_tab", "guide_tab", "egpu_tab")
+    def QT_TRANSLATE_NOOP(context: str, text: str) -> str: ...  # PySide types it as object
+else:
+    from PySide6.QtCore import QT_TRANSLATE_NOOP
+
+T = TypeVar("T", bound=QWidget)
+
+
+@dataclass(frozen=True)
+class Area:
+    """One tab: its title and, until it is built, what it promises (both shown through tr), and its class."""
+
+    name: str
+    title: str
+    module: str
+    cls: str
+    promise: str = ""
+    reads_workload: bool = False  # it answers for the Workload tab's workload
+
+
+# Every tab, in order. A tab is built when first shown (the Catalog tab right after the first paint).
+AREAS = (
+    Area("catalog", QT_TRANSLATE_NOOP("MainWindow", "Catalog"), "gpuconfig.ui.catalog.tab", "CatalogTab"),
+    Area("workload", QT_TRANSLATE_NOOP("MainWindow", "Workload"), "gpuconfig.ui.workload.tab", "WorkloadTab"),
+    Area(
+        "build",
+        QT_TRANSLATE_NOOP("MainWindow", "Build"),
+        "gpuconfig.ui.build.tab",
+        "BuildTab",
+        QT_TRANSLATE_NOOP(
+            "MainWindow",
+            "Recommend complete machines for a workload and a budget — GPUs, CPU, board, memory, storage, "
+            "power supply and case — check every compatibility and power rule, compare buying with renting, "
+            "and export the build list.",
+        ),
+        reads_workload=True,
+    ),
+    Area(
+        "probe",
+        QT_TRANSLATE_NOOP("MainWindow", "Probe"),
+        "gpuconfig.ui.probe.tab",
+        "ProbeTab",
+        QT_TRANSLATE_NOOP(
+            "MainWindow",
+            "Inventory this machine, graph GPU and CPU use live, run PyTorch benchmarks (matmul, memory "
+            "bandwidth, host-device copies, a real training step) and judge each result against the part's "
+            "specification.",
+        ),
+    ),
+    Area(
+        "guide",
+        QT_TRANSLATE_NOOP("MainWindow", "Guide"),
+        "gpuconfig.ui.guide.tab",
+        "GuideTab",
+        QT_TRANSLATE_NOOP(
+            "MainWindow",
+            "Set up a build or this machine step by step: the driver, CUDA or ROCm, the exact PyTorch install "
+            "command for your GPU and operating system, checks to run, and fixes for what the probe found.",
+        ),
+    ),
+    Area(
+        "egpu",
+        QT_TRANSLATE_NOOP("MainWindow", "eGPU"),
+        "gpuconfig.ui.egpu.tab",
+        "EgpuTab",
+        QT_TRANSLATE_NOOP(
+            "MainWindow",
+            "Find out whether an external GPU will help your laptop: the port and its link, the enclosure, the "
+            "card, the expected slowdown for your workload, and whether the one plugged in runs at full speed.",
+        ),
+        reads_workload=True,
+    ),
+)
+INDEX = {area.name: i for i, area in enumerate(AREAS)}
+
+
+class _Tab(Generic[T]):
+    """`window.<name>_tab`: the area's tab, built on first use."""
+
+    def __init__(self, name: str) -> None:
+        self.index = INDEX[name]
+
+    def __get__(self, window: MainWindow, owner: type | None = None) -> T:
+        return cast(T, window.area(self.index))
 
 
 class MainWindow(QMainWindow):
+    catalog_tab: _Tab[CatalogTab] = _Tab("catalog")
+    workload_tab: _Tab[WorkloadTab] = _Tab("workload")
+    build_tab: _Tab[BuildTab] = _Tab("build")
+    probe_tab: _Tab[ProbeTab] = _Tab("probe")
+    guide_tab: _Tab[GuideTab] = _Tab("guide")
+    egpu_tab: _Tab[EgpuTab] = _Tab("egpu")
+
     def __init__(self, store: CatalogStore) -> None:
         super().__init__()
         self.store = store
@@ -49,19 +134,13 @@ class MainWindow(QMainWindow):
         # The Catalog tab is built on the first event-loop turn after the window is shown, so the window
         # paints at once and the table fills in a moment later (benchmarks/cold_start.py times both).
         # The Workload and Probe tabs (pyqtgraph, the estimator, the sampler) are built when first shown.
-        self._catalog_tab: CatalogTab | None = None
-        self._workload_tab: WorkloadTab | None = None
-        self._build_tab: BuildTab | None = None
-        self._probe_tab: ProbeTab | None = None
-        self._guide_tab: GuideTab | None = None
-        self._egpu_tab: EgpuTab | None = None
+        self.built: dict[str, QWidget] = {}  # the tabs built so far, by area name
         self.tabs = QTabWidget()
         self.tabs.setObjectName("areas")
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(QWidget(), self.tr("Catalog"))
-        self.tabs.addTab(QWidget(), self.tr("Workload"))
-        for title, promise in self._later_areas():
-            self.tabs.addTab(PlaceholderTab(title, promise), title)
+        for area in AREAS:
+            title = self.tr(area.title)
+            self.tabs.addTab(PlaceholderTab(title, self.tr(area.promise)) if area.promise else QWidget(), title)
 
         self.banner = QLabel()
         self.banner.setObjectName("catalog_error")
@@ -112,45 +191,11 @@ class MainWindow(QMainWindow):
         if placeholder is not None:
             placeholder.deleteLater()
 
-    @property
-    def catalog_tab(self) -> CatalogTab:
-        """The Catalog tab, built on first use."""
-        if self._catalog_tab is None:
-            from gpuconfig.ui.catalog_tab import CatalogTab
-
-            tab = CatalogTab(self.store, self.colors)
-            self._install(0, tab, self.tr("Catalog"))
-            self._catalog_tab = tab
-        return self._catalog_tab
-
-    @property
-    def workload_tab(self) -> WorkloadTab:
-        """The Workload tab, built on first use."""
-        if self._workload_tab is None:
-            from gpuconfig.ui.workload_tab import WorkloadTab
-
-            tab = WorkloadTab(self.store, self.colors)
-            self._install(WORKLOAD_INDEX, tab, self.tr("Workload"))
-            self._workload_tab = tab
-        return self._workload_tab
-
-    @property
-    def build_tab(self) -> BuildTab:
-        """The Build tab, built on first use."""
-        if self._build_tab is None:
-            from gpuconfig.ui.build_tab import BuildTab
-
-            tab = BuildTab(self.store, self.colors, self._current_workload)
-            tab.part_requested.connect(self.show_part)
-            self._install(BUILD_INDEX, tab, self.tr("Build"))
-            self._build_tab = tab
-        return self._build_tab
-
     def _current_workload(self) -> Workload | None:
         """What the Workload tab answers, or what it answered last time when it has not been opened yet."""
-        if self._workload_tab is not None:
-            return self._workload_tab.current_workload()
-        from gpuconfig.ui.workload_tab import saved_workload
+        if "workload" in self.built:
+            return self.workload_tab.current_workload()
+        from gpuconfig.ui.workload.tab import saved_workload
 
         return saved_workload(self.store)
 
@@ -164,39 +209,6 @@ class MainWindow(QMainWindow):
         tab.select_part(part_id)
         self.tabs.setCurrentWidget(tab)
 
-    @property
-    def probe_tab(self) -> ProbeTab:
-        """The Probe tab, built on first use."""
-        if self._probe_tab is None:
-            from gpuconfig.ui.probe_tab import ProbeTab
-
-            tab = ProbeTab(self.colors, self.store)
-            self._install(PROBE_INDEX, tab, self.tr("Probe"))
-            self._probe_tab = tab
-        return self._probe_tab
-
-    @property
-    def guide_tab(self) -> GuideTab:
-        """The Guide tab, built on first use."""
-        if self._guide_tab is None:
-            from gpuconfig.ui.guide_tab import GuideTab
-
-            tab = GuideTab(self.store, self.colors)
-            self._install(GUIDE_INDEX, tab, self.tr("Guide"))
-            self._guide_tab = tab
-        return self._guide_tab
-
-    @property
-    def egpu_tab(self) -> EgpuTab:
-        """The eGPU tab, built on first use."""
-        if self._egpu_tab is None:
-            from gpuconfig.ui.egpu_tab import EgpuTab
-
-            tab = EgpuTab(self.store, self.colors, self._current_workload)
-            self._install(EGPU_INDEX, tab, self.tr("eGPU"))
-            self._egpu_tab = tab
-        return self._egpu_tab
-
     def show_guide_for_build(self, build: Build) -> None:
         """Open the setup guide for a build's GPUs in the Guide tab."""
         tab = self.guide_tab
@@ -205,57 +217,29 @@ class MainWindow(QMainWindow):
 
     def area(self, index: int) -> QWidget:
         """The tab at `index`, built if it is not yet (an error building it propagates)."""
-        tab: QWidget = getattr(self, AREAS[index])
-        return tab
+        area = AREAS[index]
+        if area.name not in self.built:
+            made = getattr(import_module(area.module), area.cls)
+            extra = {"workload_source": self._current_workload} if area.reads_workload else {}
+            tab: QWidget = made(store=self.store, colors=self.colors, **extra)
+            if hasattr(tab, "part_requested"):
+                tab.part_requested.connect(self.show_part)
+            self._install(index, tab, self.tr(area.title))
+            self.built[area.name] = tab
+        return self.built[area.name]
 
     def _on_tab_changed(self, index: int) -> None:
         if index != 0:  # the Catalog tab is built after the first paint (_finish_start)
             self.area(index)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self._workload_tab is not None:
-            self._workload_tab.shutdown()  # a running trace process is killed, its thread waited for
-        if self._build_tab is not None:
-            self._build_tab.shutdown()  # the recommend panel's trace is killed; the build worked on is kept
-        if self._probe_tab is not None:
-            self._probe_tab.shutdown()  # the benchmark process is killed, the sampler's thread stopped
-        if self._egpu_tab is not None:
-            self._egpu_tab.shutdown()  # the workload's trace and the measurement's worker are killed
+        # Each tab kills its running traces and benchmark workers and waits for their threads; the Build tab
+        # keeps the build worked on, the Probe tab stops its sampler.
+        for tab in self.built.values():
+            shutdown = getattr(tab, "shutdown", None)
+            if shutdown is not None:
+                shutdown()
         super().closeEvent(event)
-
-    def _later_areas(self) -> list[tuple[str, str]]:
-        return [
-            (
-                self.tr("Build"),
-                self.tr(
-                    "Recommend complete machines for a workload and a budget — GPUs, CPU, board, memory, storage, "
-                    "power supply and case — check every compatibility and power rule, compare buying with renting, "
-                    "and export the build list."
-                ),
-            ),
-            (
-                self.tr("Probe"),
-                self.tr(
-                    "Inventory this machine, graph GPU and CPU use live, run PyTorch benchmarks (matmul, memory "
-                    "bandwidth, host-device copies, a real training step) and judge each result against the part's "
-                    "specification."
-                ),
-            ),
-            (
-                self.tr("Guide"),
-                self.tr(
-                    "Set up a build or this machine step by step: the driver, CUDA or ROCm, the exact PyTorch install "
-                    "command for your GPU and operating system, checks to run, and fixes for what the probe found."
-                ),
-            ),
-            (
-                self.tr("eGPU"),
-                self.tr(
-                    "Find out whether an external GPU will help your laptop: the port and its link, the enclosure, the "
-                    "card, the expected slowdown for your workload, and whether the one plugged in runs at full speed."
-                ),
-            ),
-        ]
 
     # -- menus ------------------------------------------------------------------------------------
 
@@ -306,18 +290,8 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         self.colors = theme.apply(app, self.theme_name)
-        if self._catalog_tab is not None:
-            self._catalog_tab.apply_colors(self.colors)
-        if self._workload_tab is not None:
-            self._workload_tab.apply_colors(self.colors)
-        if self._build_tab is not None:
-            self._build_tab.apply_colors(self.colors)
-        if self._probe_tab is not None:
-            self._probe_tab.apply_colors(self.colors)
-        if self._guide_tab is not None:
-            self._guide_tab.apply_colors(self.colors)
-        if self._egpu_tab is not None:
-            self._egpu_tab.apply_colors(self.colors)
+        for tab in self.built.values():
+            tab.apply_colors(self.colors)  # type: ignore[attr-defined]
         self._show_catalog_state()
 
     def _on_system_scheme(self, _scheme: Qt.ColorScheme) -> None:
@@ -377,8 +351,8 @@ class MainWindow(QMainWindow):
     def set_exchange_rate(self, value: float | None) -> None:
         self.store.set_exchange_rate(value)
         self.catalog_tab.set_rate(self.store.exchange_rate())
-        if self._build_tab is not None:
-            self._build_tab.refresh()
+        if "build" in self.built:
+            self.build_tab.refresh()
         self._show_rate()
 
     def _on_about(self) -> None:

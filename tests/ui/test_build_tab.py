@@ -18,12 +18,12 @@ from PySide6.QtWidgets import QDialog, QPushButton
 
 from gpuconfig.core.build.model import Build, BuildLine, build_from_json
 from gpuconfig.core.planner.recommend import Plan
-from gpuconfig.ui.build_files import EXPORTS
-from gpuconfig.ui.build_tab import BuildTab
-from gpuconfig.ui.main_window import BUILD_INDEX, MainWindow
-from gpuconfig.ui.part_detail import PartDetailDialog
-from gpuconfig.ui.part_picker import CHECK, PartPicker
+from gpuconfig.ui.build.files import EXPORTS
+from gpuconfig.ui.build.part_picker import CHECK, PartPicker
+from gpuconfig.ui.build.tab import BuildTab
+from gpuconfig.ui.main_window import INDEX, MainWindow
 from gpuconfig.ui.theme import DARK
+from gpuconfig.ui.widgets.part_detail import PartDetailDialog
 
 TRACE_TIMEOUT_MS = 120_000
 pytestmark = pytest.mark.usefixtures("shared_trace_cache")
@@ -44,10 +44,10 @@ TWO_4090 = Build(
 
 @pytest.fixture
 def tab(qtbot, window: MainWindow) -> Iterator[BuildTab]:  # type: ignore[no-untyped-def]
-    assert window._build_tab is None  # nothing of the tab is built before it is shown
-    window.tabs.setCurrentIndex(BUILD_INDEX)
+    assert window.built.get("_build_tab") is None  # nothing of the tab is built before it is shown
+    window.tabs.setCurrentIndex(INDEX["build"])
     built = window.build_tab
-    assert window.tabs.widget(BUILD_INDEX) is built and window.tabs.tabText(BUILD_INDEX) == "Build"
+    assert window.tabs.widget(INDEX["build"]) is built and window.tabs.tabText(INDEX["build"]) == "Build"
     built.set_build(TWO_4090)
     yield built
     for dialog in built.findChildren(QDialog):

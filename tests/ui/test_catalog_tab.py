@@ -225,9 +225,9 @@ def test_no_index_outside_the_rows(window: MainWindow) -> None:
 def test_catalog_tab_and_shortcuts_arrive_after_the_first_paint(qtbot, store: CatalogStore) -> None:  # type: ignore[no-untyped-def]
     main = MainWindow(store)
     qtbot.addWidget(main)
-    assert main._catalog_tab is None  # nothing heavy before the window is on screen
+    assert main.built.get("catalog") is None  # nothing heavy before the window is on screen
     main.show()
-    qtbot.waitUntil(lambda: main._catalog_tab is not None, timeout=3000)
+    qtbot.waitUntil(lambda: main.built.get("catalog") is not None, timeout=3000)
     assert main.tabs.widget(0) is main.catalog_tab
     shortcuts = {action.text(): action.shortcut().toString() for action, _ in main._shortcuts}
     assert shortcuts["Import price list…"] == "Ctrl+I"

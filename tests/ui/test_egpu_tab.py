@@ -17,10 +17,10 @@ from gpuconfig.core.egpu.check import Check
 from gpuconfig.core.egpu.report import egpu_text
 from gpuconfig.core.units import format_bytes
 from gpuconfig.probe.egpu import detect, os_id
-from gpuconfig.ui import egpu_tab as egpu_module
-from gpuconfig.ui.egpu_tab import EgpuTab
-from gpuconfig.ui.egpu_view import FIX, short_source, source_links
-from gpuconfig.ui.main_window import EGPU_INDEX, MainWindow
+from gpuconfig.ui.egpu import tab as egpu_module
+from gpuconfig.ui.egpu.tab import EgpuTab
+from gpuconfig.ui.egpu.view import FIX, short_source, source_links
+from gpuconfig.ui.main_window import INDEX, MainWindow
 from gpuconfig.ui.placeholder_tab import PlaceholderTab
 from gpuconfig.ui.theme import DARK, LIGHT
 from tests.probe.sysfs import sysfs_tree
@@ -33,11 +33,11 @@ pytestmark = pytest.mark.usefixtures("shared_trace_cache")
 
 @pytest.fixture
 def tab(qtbot, window: MainWindow) -> Iterator[EgpuTab]:  # type: ignore[no-untyped-def]
-    placeholder = window.tabs.widget(EGPU_INDEX)
+    placeholder = window.tabs.widget(INDEX["egpu"])
     assert isinstance(placeholder, PlaceholderTab) and "external GPU" in placeholder.promise
-    window.tabs.setCurrentIndex(EGPU_INDEX)  # built when first shown
+    window.tabs.setCurrentIndex(INDEX["egpu"])  # built when first shown
     built = window.egpu_tab
-    assert window.tabs.widget(EGPU_INDEX) is built and window.tabs.tabText(EGPU_INDEX) == "eGPU"
+    assert window.tabs.widget(INDEX["egpu"]) is built and window.tabs.tabText(INDEX["egpu"]) == "eGPU"
     qtbot.waitUntil(lambda: built.detection is not None, timeout=10_000)
     yield built
     built.shutdown()
@@ -130,7 +130,7 @@ def test_the_choice_survives_a_new_window(qtbot, store, tab: EgpuTab) -> None:  
     tab.form.charger.setValue(135)
     again = MainWindow(store)
     qtbot.addWidget(again)
-    again.tabs.setCurrentIndex(EGPU_INDEX)
+    again.tabs.setCurrentIndex(INDEX["egpu"])
     form = again.egpu_tab.form
     assert (form.port_id(), form.os_id(), form.charger_w(), form.dock_id(), form.gpu_id()) == (
         "OCuLink", "windows", 135, "lenovo-thinkbook-tgx", "nvidia-geforce-rtx-4070",
@@ -168,7 +168,7 @@ def test_the_workload_tab_workload_gets_its_slowdown(  # type: ignore[no-untyped
     store.set_setting("workload.form", json.dumps(workload))  # what the Workload tab answered last
     choose(tab, port="TB4", dock="razer-core-x", gpu="nvidia-geforce-rtx-3090")
     window.tabs.setCurrentIndex(0)
-    window.tabs.setCurrentIndex(EGPU_INDEX)  # shown again: the workload is read again, and traced
+    window.tabs.setCurrentIndex(INDEX["egpu"])  # shown again: the workload is read again, and traced
     qtbot.waitUntil(lambda: tab.report is not None and tab.report.slowdown is not None, timeout=TRACE_TIMEOUT_MS)
     assert tab.report is not None
     slowdown = tab.report.slowdown

@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QFileDialog
 
 from gpuconfig.core.catalog.model import Price
 from gpuconfig.core.catalog.store import CatalogStore
-from gpuconfig.ui.part_detail import PartDetail
-from gpuconfig.ui.pdf import write_pdf
-from gpuconfig.ui.workload_form import WorkloadForm
+from gpuconfig.ui.widgets.part_detail import PartDetail
+from gpuconfig.ui.widgets.pdf import write_pdf
+from gpuconfig.ui.workload.form import WorkloadForm
 
 HTML = "<html><head><title>t</title></head><body><h1>Build</h1><p>text</p></body></html>"
 NOT_UTF8 = os.fsdecode(b"caf\xe9")  # a name in Latin-1, as an old archive or disk may hold

@@ -20,9 +20,9 @@ from gpuconfig.probe import nvml
 from gpuconfig.probe.history import ProbeHistory
 from gpuconfig.probe.session import ProbeRun
 from gpuconfig.probe.verdicts import judge
-from gpuconfig.ui import guide_tab as guide_module
-from gpuconfig.ui.guide_tab import GuideTab
-from gpuconfig.ui.main_window import GUIDE_INDEX, MainWindow
+from gpuconfig.ui.guide import tab as guide_module
+from gpuconfig.ui.guide.tab import GuideTab
+from gpuconfig.ui.main_window import INDEX, MainWindow
 from gpuconfig.ui.placeholder_tab import PlaceholderTab
 from gpuconfig.ui.theme import DARK, LIGHT
 
@@ -36,10 +36,10 @@ TORCH_CU130 = {"version": "2.13.0+cu130", "cuda": "13.0", "hip": None, "cuda_ava
 
 @pytest.fixture
 def tab(window: MainWindow) -> GuideTab:
-    assert isinstance(window.tabs.widget(GUIDE_INDEX), PlaceholderTab)  # nothing built before it is shown
-    window.tabs.setCurrentIndex(GUIDE_INDEX)
+    assert isinstance(window.tabs.widget(INDEX["guide"]), PlaceholderTab)  # nothing built before it is shown
+    window.tabs.setCurrentIndex(INDEX["guide"])
     built = window.guide_tab
-    assert window.tabs.widget(GUIDE_INDEX) is built
+    assert window.tabs.widget(INDEX["guide"]) is built
     return built
 
 
@@ -163,7 +163,7 @@ def test_this_machines_last_probe_is_offered_when_the_history_has_a_run(qtbot, s
     history.close()
     window = MainWindow(store)
     qtbot.addWidget(window)
-    window.tabs.setCurrentIndex(GUIDE_INDEX)
+    window.tabs.setCurrentIndex(INDEX["guide"])
     tab = window.guide_tab
     assert tab.source.kind.findData("last_probe") >= 0
     tab.source.kind.setCurrentIndex(tab.source.kind.findData("last_probe"))

@@ -19,8 +19,8 @@ from gpuconfig.core import pythons
 from gpuconfig.probe.history import ProbeHistory
 from gpuconfig.probe.model import is_unavailable
 from gpuconfig.probe.session import ProbeRun
-from gpuconfig.ui.main_window import PROBE_INDEX, MainWindow
-from gpuconfig.ui.probe_tab import ProbeTab
+from gpuconfig.ui.main_window import INDEX, MainWindow
+from gpuconfig.ui.probe.tab import ProbeTab
 from gpuconfig.ui.theme import DARK
 
 RUN_TIMEOUT_MS = 100_000
@@ -30,9 +30,9 @@ LEFT = Qt.MouseButton.LeftButton
 
 @pytest.fixture
 def tab(qtbot, window: MainWindow) -> Iterator[ProbeTab]:  # type: ignore[no-untyped-def]
-    window.tabs.setCurrentIndex(PROBE_INDEX)  # built when first shown
+    window.tabs.setCurrentIndex(INDEX["probe"])  # built when first shown
     built = window.probe_tab
-    assert window.tabs.widget(PROBE_INDEX) is built
+    assert window.tabs.widget(INDEX["probe"]) is built
     yield built
     built.shutdown()
     qtbot.waitUntil(lambda: not built.busy(), timeout=10_000)  # no thread or worker process left behind
@@ -136,7 +136,7 @@ def test_live_plot_is_fed_while_shown(qtbot, window: MainWindow, tab: ProbeTab) 
     window.tabs.setCurrentIndex(0)  # hidden: the sampler's thread stops
     qtbot.waitUntil(lambda: tab.sampler is None, timeout=5_000)
     assert not tab.plot.running()
-    window.tabs.setCurrentIndex(PROBE_INDEX)
+    window.tabs.setCurrentIndex(INDEX["probe"])
     qtbot.waitUntil(lambda: tab.sampler is not None and tab.plot.running(), timeout=10_000)
 
 

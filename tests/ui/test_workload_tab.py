@@ -15,11 +15,11 @@ from PySide6.QtGui import QPalette
 
 from gpuconfig.core.workload.models import zoo
 from gpuconfig.core.workload.spec import MAX_SIZE, Workload
-from gpuconfig.ui.batch_chart import batch_range, largest_fitting
-from gpuconfig.ui.main_window import WORKLOAD_INDEX, MainWindow
+from gpuconfig.ui.main_window import INDEX, MainWindow
 from gpuconfig.ui.theme import DARK, LIGHT
-from gpuconfig.ui.workload_form import PRESETS
-from gpuconfig.ui.workload_tab import WorkloadTab
+from gpuconfig.ui.workload.batch_chart import batch_range, largest_fitting
+from gpuconfig.ui.workload.form import PRESETS
+from gpuconfig.ui.workload.tab import WorkloadTab
 
 TRACE_TIMEOUT_MS = 120_000
 pytestmark = pytest.mark.usefixtures("shared_trace_cache")
@@ -37,9 +37,9 @@ def untraced_model(tmp_path: Path, name: str, hidden: int) -> Path:
 
 @pytest.fixture
 def tab(qtbot, window: MainWindow) -> Iterator[WorkloadTab]:  # type: ignore[no-untyped-def]
-    window.tabs.setCurrentIndex(WORKLOAD_INDEX)  # built when first shown
+    window.tabs.setCurrentIndex(INDEX["workload"])  # built when first shown
     built = window.workload_tab
-    assert window.tabs.widget(WORKLOAD_INDEX) is built
+    assert window.tabs.widget(INDEX["workload"]) is built
     yield built
     built.shutdown()
     qtbot.waitUntil(lambda: not built.running(), timeout=10_000)  # no thread or trace process left behind

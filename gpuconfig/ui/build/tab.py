@@ -35,12 +35,12 @@ from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.workload.spec import Workload
-from gpuconfig.ui.build_files import BuildFiles
-from gpuconfig.ui.build_view import BuildView
-from gpuconfig.ui.part_detail import PartDetailDialog
-from gpuconfig.ui.part_picker import PartPicker
-from gpuconfig.ui.recommend_panel import RecommendPanel
+from gpuconfig.ui.build.files import BuildFiles
+from gpuconfig.ui.build.part_picker import PartPicker
+from gpuconfig.ui.build.recommend.panel import RecommendPanel
+from gpuconfig.ui.build.view import BuildView
 from gpuconfig.ui.theme import Colors
+from gpuconfig.ui.widgets.part_detail import PartDetailDialog
 
 SETTING_BUILD = "build.current"
 D = TypeVar("D", bound=QDialog)

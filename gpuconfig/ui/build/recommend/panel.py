@@ -22,10 +22,10 @@ from gpuconfig.core.workload.estimate import Fitted
 from gpuconfig.core.workload.models import ModelSource, resolve_model
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
-from gpuconfig.ui.plan_view import PlanView
-from gpuconfig.ui.recommend_form import RecommendForm
+from gpuconfig.ui.build.recommend.form import RecommendForm
+from gpuconfig.ui.build.recommend.plan_view import PlanView
 from gpuconfig.ui.theme import Colors, mark
-from gpuconfig.ui.workload_tab import TraceKey, trace_key
+from gpuconfig.ui.workload.tab import TraceKey, trace_key
 
 REPLAN_MS = 250
 WorkloadSource = Callable[[], Workload | None]

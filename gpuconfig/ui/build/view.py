@@ -11,10 +11,10 @@ from gpuconfig.core.build.model import Totals
 from gpuconfig.core.build.power import PowerBudget
 from gpuconfig.core.build.sheet import Sheet
 from gpuconfig.core.money import ExchangeRate, format_money
-from gpuconfig.ui.build_list import BuildList
-from gpuconfig.ui.power_bar import PowerBar
-from gpuconfig.ui.problem_list import ProblemList
+from gpuconfig.ui.build.build_list import BuildList
 from gpuconfig.ui.theme import Colors, mark, tint
+from gpuconfig.ui.widgets.power_bar import PowerBar
+from gpuconfig.ui.widgets.problem_list import ProblemList
 
 
 def _bold(label: QLabel, scale: float = 1.0) -> QLabel:

@@ -24,10 +24,10 @@ from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import file_stem, user_data_dir, write_text_atomic
 from gpuconfig.core.user_files import UserFileError, read_json
 from gpuconfig.ui.background import one_line
-from gpuconfig.ui.guide_source import GuideSource
-from gpuconfig.ui.guide_view import GuideView
-from gpuconfig.ui.pdf import write_pdf
+from gpuconfig.ui.guide.source import GuideSource
+from gpuconfig.ui.guide.view import GuideView
 from gpuconfig.ui.theme import Colors
+from gpuconfig.ui.widgets.pdf import write_pdf
 
 SETTING_GPU, SETTING_COUNT, SETTING_OS = "guide.gpu", "guide.count", "guide.os"
 DEFAULT_GPU, DEFAULT_OS = "nvidia-geforce-rtx-4090", "ubuntu-24.04"

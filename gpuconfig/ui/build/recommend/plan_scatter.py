@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from gpuconfig.core.money import format_money
 from gpuconfig.core.planner.recommend import Candidate
-from gpuconfig.ui.plots import style_axes
 from gpuconfig.ui.theme import Colors
+from gpuconfig.ui.widgets.plots import style_axes
 
 
 class PlanScatter(QWidget):

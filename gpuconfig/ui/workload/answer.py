@@ -10,10 +10,10 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QSplitter, QTreeWidget, QTree
 
 from gpuconfig.core.units import format_bytes
 from gpuconfig.core.workload.answer import Answer, answer_from_fit
-from gpuconfig.ui.batch_chart import SEARCH_LIMIT, BatchChart, batch_range, largest_fitting
-from gpuconfig.ui.memory_bar import CATEGORIES, MemoryBar
-from gpuconfig.ui.technique_table import format_seconds
 from gpuconfig.ui.theme import MEMORY_COLORS, Colors, mark, tint
+from gpuconfig.ui.widgets.memory_bar import CATEGORIES, MemoryBar
+from gpuconfig.ui.workload.batch_chart import SEARCH_LIMIT, BatchChart, batch_range, largest_fitting
+from gpuconfig.ui.workload.techniques import format_seconds
 
 
 class AnswerView(QWidget):

@@ -11,8 +11,8 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from gpuconfig.core.workload.spec import MAX_SIZE
-from gpuconfig.ui.plots import style_axes
 from gpuconfig.ui.theme import Colors, mark
+from gpuconfig.ui.widgets.plots import style_axes
 
 GIB = 1024**3
 MIB = 1024**2

@@ -19,9 +19,9 @@ from gpuconfig.core.money import format_money
 from gpuconfig.core.planner.gpus import GpuOption
 from gpuconfig.core.planner.recommend import Candidate, Plan
 from gpuconfig.core.workload.spec import STRATEGIES
-from gpuconfig.ui.plan_scatter import PlanScatter
-from gpuconfig.ui.tables import shape_table
+from gpuconfig.ui.build.recommend.plan_scatter import PlanScatter
 from gpuconfig.ui.theme import Colors, mark, tint
+from gpuconfig.ui.widgets.tables import shape_table
 
 # The strategies' names as a narrow column shows them; the tooltips give the long ones.
 SHORT_STRATEGIES = {"ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "fsdp": "FSDP", "tp": "TP", "pp": "PP"}

@@ -13,7 +13,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView, QWidget
 
-from gpuconfig.ui.catalog_model import PartTableModel
+from gpuconfig.ui.catalog.model import PartTableModel
 
 _PAD = 6  # horizontal space between a cell's edge and its text, in pixels
 _FITTED_LIMIT = 50_000  # cached elided texts kept before the cache starts over

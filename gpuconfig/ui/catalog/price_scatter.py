@@ -13,8 +13,8 @@ from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.query import field_value
 from gpuconfig.core.catalog.schema import KindSpec
 from gpuconfig.core.money import ExchangeRate, convert_price
-from gpuconfig.ui.plots import style_axes
 from gpuconfig.ui.theme import Colors
+from gpuconfig.ui.widgets.plots import style_axes
 
 PRICE = "price"
 VENDOR_COLORS = ("#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2", "#edc948", "#9c755f")

@@ -34,10 +34,10 @@ from gpuconfig.core.workload.models import ModelSource, resolve_model
 from gpuconfig.core.workload.runner import trace_settings
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
-from gpuconfig.ui.technique_table import TechniquesPanel
 from gpuconfig.ui.theme import Colors, mark
-from gpuconfig.ui.workload_answer import AnswerView
-from gpuconfig.ui.workload_form import PRESETS, WorkloadForm
+from gpuconfig.ui.workload.answer import AnswerView
+from gpuconfig.ui.workload.form import PRESETS, WorkloadForm
+from gpuconfig.ui.workload.techniques import TechniquesPanel
 
 DEBOUNCE_MS = 300
 FIRST_PRESET = "image_classification"

@@ -35,10 +35,10 @@ from PySide6.QtWidgets import (
 from gpuconfig.core import pythons
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
-from gpuconfig.ui.live_plot import LivePlot
-from gpuconfig.ui.pdf import write_pdf
-from gpuconfig.ui.probe_results import HistoryPanel, InventoryTree, RunView
+from gpuconfig.ui.probe.live_plot import LivePlot
+from gpuconfig.ui.probe.results import HistoryPanel, InventoryTree, RunView
 from gpuconfig.ui.theme import Colors, mark
+from gpuconfig.ui.widgets.pdf import write_pdf
 
 if TYPE_CHECKING:
     from gpuconfig.core.catalog.store import CatalogStore

@@ -43,13 +43,13 @@ from gpuconfig.core.workload.models import resolve_model
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 from gpuconfig.probe.egpu import Detection, detect, os_id
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
-from gpuconfig.ui.egpu_form import EgpuForm, heading
-from gpuconfig.ui.egpu_measure import MeasureBar
-from gpuconfig.ui.egpu_speed import LinkPanel, WorkloadPanel
-from gpuconfig.ui.egpu_view import ChecksTable, NotesList, VerdictBanner
+from gpuconfig.ui.egpu.form import EgpuForm, heading
+from gpuconfig.ui.egpu.measure import MeasureBar
+from gpuconfig.ui.egpu.speed import LinkPanel, WorkloadPanel
+from gpuconfig.ui.egpu.view import ChecksTable, NotesList, VerdictBanner
 from gpuconfig.ui.theme import Colors
-from gpuconfig.ui.workload_tab import SETTING_GPU as WORKLOAD_GPU
-from gpuconfig.ui.workload_tab import Fit, TraceKey, trace_key
+from gpuconfig.ui.workload.tab import SETTING_GPU as WORKLOAD_GPU
+from gpuconfig.ui.workload.tab import Fit, TraceKey, trace_key
 
 SETTINGS = {key: f"egpu.{key}" for key in ("port", "os", "charger", "dock", "gpu")}
 DEFAULT_PORT, DEFAULT_DOCK, DEFAULT_GPU = "TB4", "razer-core-x", "nvidia-geforce-rtx-3090"

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 from gpuconfig.core.egpu.check import PORT_LABELS, Check
 from gpuconfig.core.egpu.report import EgpuReport
 from gpuconfig.core.links import web_link
-from gpuconfig.ui.tables import shape_table
 from gpuconfig.ui.theme import Colors
+from gpuconfig.ui.widgets.tables import shape_table
 
 STATUS, RULE, FINDING, FIX, SOURCE = range(5)
 FIX_SHARE, SOURCE_SHARE = 0.34, 0.2

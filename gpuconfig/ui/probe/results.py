@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.units import MISSING, format_bytes, format_number
 from gpuconfig.probe.model import BenchmarkResult, Verdict, is_unavailable
-from gpuconfig.ui.tables import shape_table
 from gpuconfig.ui.theme import Colors, mark
+from gpuconfig.ui.widgets.tables import shape_table
 
 STATUS_MARK = "●"
 

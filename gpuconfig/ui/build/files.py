@@ -26,11 +26,11 @@ from gpuconfig.core.build.export import build_csv, build_html, build_json, build
 from gpuconfig.core.build.model import Build, BuildError, read_build
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import write_text_atomic
-from gpuconfig.ui.pdf import write_pdf
 from gpuconfig.ui.theme import mark
+from gpuconfig.ui.widgets.pdf import write_pdf
 
 if TYPE_CHECKING:
-    from gpuconfig.ui.build_tab import BuildTab
+    from gpuconfig.ui.build.tab import BuildTab
 
 
 EXPORTS = ("md", "html", "csv", "json", "pdf")

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QSizePolicy, QV
 from gpuconfig.core.egpu.check import PORT_LABELS
 from gpuconfig.core.egpu.speed import STREAM_SOURCE, LinkSpeed, Slowdown
 from gpuconfig.core.units import format_bytes
-from gpuconfig.ui.egpu_view import source_links
+from gpuconfig.ui.egpu.view import source_links
 from gpuconfig.ui.theme import MEMORY_COLORS, Colors, mark, text_on
 
 BAR_HEIGHT = 20

@@ -32,12 +32,12 @@ from gpuconfig.core.catalog.prices import PriceListError, read_price_list
 from gpuconfig.core.catalog.query import PartFilter
 from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.numbers import MAX_AMOUNT
-from gpuconfig.ui.catalog_filters import CatalogFilterBar
-from gpuconfig.ui.catalog_model import PartTableModel
-from gpuconfig.ui.compare_dialog import MAX_PARTS, MIN_PARTS, CompareDialog
-from gpuconfig.ui.part_detail import PartDetail
-from gpuconfig.ui.part_table import PartTable
+from gpuconfig.ui.catalog.compare import MAX_PARTS, MIN_PARTS, CompareDialog
+from gpuconfig.ui.catalog.filters import CatalogFilterBar
+from gpuconfig.ui.catalog.model import PartTableModel
+from gpuconfig.ui.catalog.part_table import PartTable
 from gpuconfig.ui.theme import Colors, mark
+from gpuconfig.ui.widgets.part_detail import PartDetail
 
 
 class _PriceDelegate(QStyledItemDelegate):
@@ -261,7 +261,7 @@ class CatalogTab(QWidget):
 
     def show_chart(self) -> None:
         if self.scatter is None:
-            from gpuconfig.ui.price_scatter import PriceScatter
+            from gpuconfig.ui.catalog.price_scatter import PriceScatter
 
             self.scatter = PriceScatter(self.colors)
             self.scatter.setObjectName("scatter")

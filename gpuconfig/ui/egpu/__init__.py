@@ -1,0 +1,1 @@
+"""The eGPU tab: will an external GPU work on this laptop, and how fast."""

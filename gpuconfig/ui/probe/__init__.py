@@ -1,0 +1,1 @@
+"""The Probe tab: this machine's inventory, live metrics, benchmarks and their verdicts."""

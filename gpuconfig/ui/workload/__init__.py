@@ -1,0 +1,1 @@
+"""The Workload tab: describe a job, see its memory and time on a GPU, and what would make it fit."""
