@@ -588,9 +588,10 @@ def _cmd_build_check(args: argparse.Namespace) -> int:
     from gpuconfig.core.build.check import check
     from gpuconfig.core.build.model import BuildError, read_build, resolve, totals
     from gpuconfig.core.build.power import power_budget
+    from gpuconfig.core.build.records import check_record
     from gpuconfig.core.build.rules import RulesError, build_rules
+    from gpuconfig.core.egpu.problems import egpu_problems
     from gpuconfig.core.money import format_money
-    from gpuconfig.core.planner.records import check_record
 
     store = _store()
     try:
@@ -603,7 +604,7 @@ def _cmd_build_check(args: argparse.Namespace) -> int:
         resolved = resolve(build, store.part)
     except (BuildError, RulesError) as exc:
         raise UsageError(str(exc)) from exc
-    problems = check(resolved, rules, arch_check=_arch_check())
+    problems = check(resolved, rules, arch_check=_arch_check(), egpu_check=egpu_problems)
     currency = args.currency or build.currency
     total = totals(resolved, currency, store.exchange_rate())
     budget = power_budget(resolved, rules, build.circuit)
@@ -743,8 +744,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from gpuconfig.core.egpu.tables import OSES as EGPU_OSES
-    from gpuconfig.core.egpu.tables import PORTS
+    from gpuconfig.core.build.model import OSES as EGPU_OSES
+    from gpuconfig.core.build.model import PORTS
 
     parser = _Parser(
         prog="gpuconfig",

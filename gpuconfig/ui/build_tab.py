@@ -34,6 +34,7 @@ from gpuconfig.core.build.sheet import build_sheet
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.egpu.problems import egpu_problems
 from gpuconfig.core.workload.spec import Workload
 from gpuconfig.ui.build_files import BuildFiles
 from gpuconfig.ui.build_view import BuildView
@@ -204,7 +205,11 @@ class BuildTab(QWidget):
         rate = self.store.exchange_rate()
         self.totals = totals(self.resolved, self.build.currency, rate)
         self.budget = power_budget(self.resolved, self.rules, self.build.circuit) if self.resolved.items else None
-        self.problems = check(self.resolved, self.rules, arch_check=self.arch_check) if self.resolved.items else []
+        self.problems = (
+            check(self.resolved, self.rules, arch_check=self.arch_check, egpu_check=egpu_problems)
+            if self.resolved.items
+            else []
+        )
         sheet = build_sheet(self.resolved, self.build.currency, rate, self.store.schema)
         self.view.show_build(sheet, self.totals, self.budget, self.problems, rate)
         for box, value in ((self.currency, self.build.currency), (self.circuit, self.build.circuit)):
@@ -219,7 +224,12 @@ class BuildTab(QWidget):
     def _judge(self, change: Callable[[str], Build]) -> Callable[[str], list[Problem]]:
         def judge(part_id: str) -> list[Problem]:
             try:
-                return check(resolve(change(part_id), self._parts.get), self.rules, arch_check=self.arch_check)
+                return check(
+                    resolve(change(part_id), self._parts.get),
+                    self.rules,
+                    arch_check=self.arch_check,
+                    egpu_check=egpu_problems,
+                )
             except BuildError:
                 return []
 

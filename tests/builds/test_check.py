@@ -14,6 +14,7 @@ from gpuconfig.core.build.model import Build, BuildError, BuildLine, Item, read_
 from gpuconfig.core.build.power import card_power, power_budget
 from gpuconfig.core.build.rules import RulesError, build_rules, parse_rules
 from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.egpu.problems import egpu_problems
 from gpuconfig.core.paths import catalog_dir
 
 # A single RTX 4090 on AM5 that passes every rule.
@@ -30,7 +31,7 @@ SOUND = {
 
 def make(store: CatalogStore, parts: dict[str, int], circuit: str = "us-120v-15a") -> list[Problem]:
     build = Build("test", tuple(BuildLine(i, n) for i, n in parts.items() if n), circuit=circuit)
-    return check(resolve(build, store.part), build_rules())
+    return check(resolve(build, store.part), build_rules(), egpu_check=egpu_problems)
 
 
 def rules_of(problems: list[Problem], severity: str = "fail") -> set[str]:
@@ -102,7 +103,9 @@ def test_a_long_card_in_a_short_case_fails(store: CatalogStore) -> None:
     assert gpu is not None
     long_card = replace(gpu, specs={**gpu.specs, "board_length_mm": 420})
     build = Build("t", tuple(BuildLine(i, n) for i, n in SOUND.items()))
-    problems = check(resolve(build, lambda i: long_card if i == gpu.id else store.part(i)), build_rules())
+    problems = check(
+        resolve(build, lambda i: long_card if i == gpu.id else store.part(i)), build_rules(), egpu_check=egpu_problems
+    )
     hits = [p for p in problems if p.rule == "gpu-length"]
     assert hits and "420 mm" in hits[0].message and "410 mm" in hits[0].message
 

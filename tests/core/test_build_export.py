@@ -18,6 +18,7 @@ from gpuconfig.core.build.power import power_budget
 from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.build.sheet import KEY_SPECS, build_sheet, key_specs
 from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.egpu.problems import egpu_problems
 
 TWO_4090 = Build(
     "Two 4090s",
@@ -42,7 +43,7 @@ def _parts(store: CatalogStore, build: Build = TWO_4090, currency: str = "USD") 
         resolved,
         totals(resolved, currency, rate),
         power_budget(resolved, rules, build.circuit),
-        check(resolved, rules),
+        check(resolved, rules, egpu_check=egpu_problems),
     ), {"rate": rate, "schema": store.schema}
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from gpuconfig.core.build.model import OSES, PORTS
 from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.store import CatalogStore
@@ -18,8 +19,6 @@ from gpuconfig.core.egpu.report import egpu_record, egpu_text, evaluate
 from gpuconfig.core.egpu.speed import judge_measurement, link_speed, shortfall_reasons, slowdown
 from gpuconfig.core.egpu.tables import (
     DOCK_LINKS,
-    OSES,
-    PORTS,
     SECURITY_LEVELS,
     EgpuDataError,
     EgpuTables,

@@ -17,6 +17,7 @@ from gpuconfig.core.build.model import resolve, totals
 from gpuconfig.core.build.power import power_budget
 from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.catalog.store import CatalogStore, open_default_store
+from gpuconfig.core.egpu.problems import egpu_problems
 from gpuconfig.core.planner.recommend import MAX_DATASET_GB, Constraints, Plan, PlanError, plan_parts, recommend
 from gpuconfig.core.planner.records import plan_record
 from gpuconfig.core.workload.answer import prepare
@@ -47,7 +48,9 @@ def test_every_candidate_holds_the_workload_passes_the_rules_and_fits_the_budget
         option = candidate.option
         assert option.fits and option.peak_bytes <= option.gpu.memory_bytes
         resolved = resolve(candidate.build, store.part)
-        assert not [p for p in check(resolved, rules) if p.severity == "fail"], candidate.build.name
+        assert not [p for p in check(resolved, rules, egpu_check=egpu_problems) if p.severity == "fail"], (
+            candidate.build.name
+        )
         budget = power_budget(resolved, rules, "us-120v-15a")
         assert budget.psu_w is not None and budget.required_w <= budget.psu_w
         assert budget.sustained_w <= rules.comfortable_share * budget.psu_w  # headroom kept
@@ -227,7 +230,7 @@ def test_egpu_builds_are_one_card_in_an_enclosure_that_works_with_the_port(store
         dock = resolved.by_kind["dock"][0]
         if dock.spec("psu_w") is None and dock.spec("max_gpu_power_w") is None:
             assert resolved.count("psu") == 1  # an enclosure without a supply comes with one
-        assert not [p for p in check(resolved, rules) if p.severity == "fail"], build.name
+        assert not [p for p in check(resolved, rules, egpu_check=egpu_problems) if p.severity == "fail"], build.name
         total = totals(resolved, "USD", store.exchange_rate())
         assert not total.unpriced and total.amount == pytest.approx(candidate.cost) and candidate.cost <= 3000
         option = candidate.option
