@@ -27,7 +27,7 @@ class UsageError(Exception):
 
 
 def _store() -> Any:
-    from gpuconfig.core.catalog.store import open_default_store
+    from gpuconfig.core.userdata.store import open_default_store
 
     store = open_default_store()  # a StoreError is reported by main()
     if store.last_refresh.error:
@@ -148,7 +148,7 @@ def _cmd_catalog_import(args: argparse.Namespace) -> int:
         prices = read_price_list(path, store.part_ids())
     except PriceListError as exc:
         raise UsageError(f"price list not imported: {exc}") from exc
-    store.save_price_list(path.stem, prices)
+    store.user.save_price_list(path.stem, prices)
     if args.json:
         _print_json({"list": path.stem, "prices": len(prices)})
     else:
@@ -185,11 +185,11 @@ def _cmd_catalog_rate(args: argparse.Namespace) -> int:
     store = _store()
     if args.set is not None:
         try:
-            store.set_exchange_rate(args.set)
+            store.user.set_exchange_rate(args.set)
         except ExchangeRateError as exc:
             raise UsageError(str(exc)) from exc
     elif args.reset:
-        store.set_exchange_rate(None)
+        store.user.set_exchange_rate(None)
     rate = store.exchange_rate()
     if args.json:
         _print_json(
@@ -697,7 +697,8 @@ def _cmd_guide(args: argparse.Namespace) -> int:
 
 
 def _cmd_data_repair(args: argparse.Namespace) -> int:
-    from gpuconfig.core.catalog.store import default_store_path, repair_store, shipped_catalog
+    from gpuconfig.core.store_file import default_store_path
+    from gpuconfig.core.userdata.store import repair_store, shipped_catalog
     from gpuconfig.probe.history import default_history_path, repair_history
 
     store, history = default_store_path(), default_history_path()

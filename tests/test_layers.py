@@ -43,7 +43,7 @@ def test_gui_and_cli_never_import_torch() -> None:
 
 def test_core_import_pulls_in_no_qt() -> None:
     code = (
-        "import sys, gpuconfig.core.catalog.store, gpuconfig.core.catalog.query, gpuconfig.core.catalog.records, "
+        "import sys, gpuconfig.core.userdata.store, gpuconfig.core.catalog.query, gpuconfig.core.catalog.records, "
         "gpuconfig.cli; print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('PySide6', 'pyqtgraph', 'torch', 'numpy')))"
     )

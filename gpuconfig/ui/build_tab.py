@@ -33,8 +33,8 @@ from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.build.sheet import build_sheet
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import CURRENCIES
-from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.egpu.problems import egpu_problems
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.core.workload.spec import Workload
 from gpuconfig.ui.build_files import BuildFiles
 from gpuconfig.ui.build_view import BuildView
@@ -70,7 +70,7 @@ class BuildTab(QWidget):
 
     def __init__(
         self,
-        store: CatalogStore,
+        store: Store,
         colors: Colors,
         workload_source: Callable[[], Workload | None] = lambda: None,
         parent: QWidget | None = None,
@@ -303,7 +303,7 @@ class BuildTab(QWidget):
 
     def _restore(self) -> None:
         """The build worked on last time, else an empty one."""
-        text = self.store.setting(SETTING_BUILD)
+        text = self.store.user.setting(SETTING_BUILD)
         try:
             build = build_from_json(json.loads(text), SETTING_BUILD) if text else EMPTY
             self.set_build(build)
@@ -312,8 +312,8 @@ class BuildTab(QWidget):
 
     def _remember(self) -> None:
         text = json.dumps(self.build.to_json(), sort_keys=True) if self.build.lines else None
-        if self.store.setting(SETTING_BUILD) != text:
-            self.store.set_setting(SETTING_BUILD, text)
+        if self.store.user.setting(SETTING_BUILD) != text:
+            self.store.user.set_setting(SETTING_BUILD, text)
 
     # -- the tab ----------------------------------------------------------------------------------
 
