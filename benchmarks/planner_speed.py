@@ -44,8 +44,8 @@ CASES = (
 def main() -> int:
     os.environ.setdefault("GPUCONFIG_DATA_DIR", tempfile.mkdtemp(prefix="gpuconfig-planner-"))
     from gpuconfig.core.build.rules import build_rules
-    from gpuconfig.core.catalog.store import open_default_store
     from gpuconfig.core.planner.recommend import Constraints, plan_parts, recommend
+    from gpuconfig.core.userdata.store import open_default_store
     from gpuconfig.core.workload.answer import prepare
     from gpuconfig.core.workload.spec import Workload
 

@@ -68,8 +68,8 @@ def main() -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from gpuconfig.core.catalog.store import CatalogStore
     from gpuconfig.core.paths import catalog_dir
+    from gpuconfig.core.userdata.store import Store
     from gpuconfig.ui import theme
     from gpuconfig.ui.catalog.tab import CatalogTab
 
@@ -79,7 +79,7 @@ def main() -> int:
         catalog = Path(tmp) / "catalog"
         rows = scaled_catalog(catalog_dir(), catalog, args.rows)
         t0 = time.perf_counter()
-        store = CatalogStore.open(Path(tmp) / "bench.sqlite3", catalog)
+        store = Store.open(Path(tmp) / "bench.sqlite3", catalog)
         assert not store.last_refresh.error, store.last_refresh.error
         build_s = time.perf_counter() - t0
         tab = CatalogTab(store, theme.apply(app, "light"))

@@ -93,7 +93,7 @@ def main() -> int:
     args = parser.parse_args()
     os.environ["GPUCONFIG_DATA_DIR"] = args.data_dir or tempfile.mkdtemp(prefix="gpuconfig-calibration-")
 
-    from gpuconfig.core.catalog.store import open_default_store
+    from gpuconfig.core.userdata.store import open_default_store
     from gpuconfig.core.workload.answer import gpu_spec, prepare
     from gpuconfig.core.workload.estimate import Efficiency, NoRate, time_at
     from gpuconfig.core.workload.spec import Workload

@@ -20,7 +20,7 @@ def main() -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    from gpuconfig.core.catalog.store import open_default_store
+    from gpuconfig.core.userdata.store import open_default_store
     from gpuconfig.ui.app import create_application
     from gpuconfig.ui.main_window import MainWindow
 
@@ -147,8 +147,8 @@ def egpu_shots(app: Any, window: Any, settle: Any) -> None:
     from gpuconfig.ui.main_window import INDEX
 
     workload = Workload("resnet-50", task="finetune", batch=256)
-    window.store.set_setting("workload.form", json.dumps({"model": "resnet-50", "task": "finetune", "batch": 256}))
-    if window.built.get("_workload_tab") is not None:
+    window.store.user.set_setting("workload.form", json.dumps({"model": "resnet-50", "task": "finetune", "batch": 256}))
+    if window.built.get("workload") is not None:
         window._workload_tab.form.set_workload(workload)
     window.set_theme("light")
     window.tabs.setCurrentIndex(INDEX["egpu"])

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import sys
 
-# The app asking itself, in a child, whether NVML starts safely (gpuconfig.probe.nvml_guard); defined here so
-# that telling it from a command loads nothing.
-CHECK_NVML = "--check-nvml"
+from gpuconfig import CHECK_NVML
 
 
 def main() -> int:
@@ -16,7 +14,7 @@ def main() -> int:
         sys.stdout = sys.stdout or open(os.devnull, "w")  # noqa: SIM115
         sys.stderr = sys.stderr or open(os.devnull, "w")  # noqa: SIM115
     if sys.argv[1:2] == [CHECK_NVML]:
-        from gpuconfig.probe.nvml_guard import main as check_nvml
+        from gpuconfig.probe.nvml_child import main as check_nvml
 
         return check_nvml(sys.argv[2:])
     if sys.argv[1:2] == ["--self-test"]:

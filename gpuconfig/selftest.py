@@ -175,7 +175,7 @@ def _nvidia() -> str:
 
 
 def _catalog(state: dict[str, Any]) -> str:
-    from gpuconfig.core.catalog.store import open_default_store
+    from gpuconfig.core.userdata.store import open_default_store
 
     folder = catalog_dir()
     if not folder.is_dir():

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.paths import DATA_DIR_ENV, catalog_dir
+from gpuconfig.core.userdata.store import Store
 
 # GUI tests draw offscreen: no display is needed, and none is touched where one exists.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -68,7 +68,7 @@ def catalog_copy(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(tmp_path: Path, catalog_copy: Path) -> Iterator[CatalogStore]:
-    opened = CatalogStore.open(tmp_path / "test.sqlite3", catalog_copy)
+def store(tmp_path: Path, catalog_copy: Path) -> Iterator[Store]:
+    opened = Store.open(tmp_path / "test.sqlite3", catalog_copy)
     yield opened
     opened.close()

@@ -31,8 +31,9 @@ def check_build(args: argparse.Namespace) -> Reply:
     from gpuconfig.core.build.check import check
     from gpuconfig.core.build.model import BuildError, read_build, resolve, totals
     from gpuconfig.core.build.power import power_budget
+    from gpuconfig.core.build.records import check_record
     from gpuconfig.core.build.rules import RulesError, build_rules
-    from gpuconfig.core.planner.records import check_record
+    from gpuconfig.core.egpu.problems import egpu_problems
 
     store = open_store()
     try:
@@ -45,7 +46,7 @@ def check_build(args: argparse.Namespace) -> Reply:
         resolved = resolve(build, store.part)
     except (BuildError, RulesError) as exc:
         raise UsageError(str(exc)) from exc
-    problems = check(resolved, rules, arch_check=_arch_check())
+    problems = check(resolved, rules, arch_check=_arch_check(), egpu_check=egpu_problems)
     currency = args.currency or build.currency
     total = totals(resolved, currency, store.exchange_rate())
     budget = power_budget(resolved, rules, build.circuit)

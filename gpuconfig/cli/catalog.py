@@ -126,7 +126,7 @@ def import_prices(args: argparse.Namespace) -> Reply:
         prices = read_price_list(path, store.part_ids())
     except PriceListError as exc:
         raise UsageError(f"price list not imported: {exc}") from exc
-    store.save_price_list(path.stem, prices)
+    store.user.save_price_list(path.stem, prices)
     return Reply(
         EXIT_OK,
         lambda: lines(f"imported {len(prices)} prices as price list {path.stem!r}"),
@@ -164,11 +164,11 @@ def exchange_rate(args: argparse.Namespace) -> Reply:
     store = open_store()
     if args.set is not None:
         try:
-            store.set_exchange_rate(args.set)
+            store.user.set_exchange_rate(args.set)
         except ExchangeRateError as exc:
             raise UsageError(str(exc)) from exc
     elif args.reset:
-        store.set_exchange_rate(None)
+        store.user.set_exchange_rate(None)
     rate = store.exchange_rate()
 
     def text() -> str:

@@ -21,7 +21,8 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
 
 
 def repair_data(args: argparse.Namespace) -> Reply:
-    from gpuconfig.core.catalog.store import default_store_path, repair_store, shipped_catalog
+    from gpuconfig.core.store_file import default_store_path
+    from gpuconfig.core.userdata.store import repair_store, shipped_catalog
     from gpuconfig.probe.history import default_history_path, repair_history
 
     store, history = default_store_path(), default_history_path()

@@ -19,7 +19,7 @@ from gpuconfig.cli.output import EXIT_OK, EXIT_VERDICT_FAILED, Reply, UsageError
 
 
 def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> None:
-    from gpuconfig.core.egpu.tables import OSES, PORTS
+    from gpuconfig.core.build.model import OSES, PORTS
 
     egpu = commands.add_parser("egpu", help="will an external GPU work on this laptop, and how fast")
     egpu.add_argument("--port", choices=PORTS, help="the laptop's port (default: what the probe detects)")

@@ -11,7 +11,7 @@ from gpuconfig.cli.output import EXIT_VERDICT_FAILED, UsageError, warn
 
 
 def open_store() -> Any:
-    from gpuconfig.core.catalog.store import open_default_store
+    from gpuconfig.core.userdata.store import open_default_store
 
     store = open_default_store()  # a StoreError is reported by main()
     if store.last_refresh.error:

@@ -11,8 +11,7 @@ from gpuconfig.core.catalog.schema import CURRENCIES
 
 
 def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> None:
-    from gpuconfig.core.build.model import DEFAULT_CIRCUIT
-    from gpuconfig.core.egpu.tables import OSES, PORTS
+    from gpuconfig.core.build.model import DEFAULT_CIRCUIT, OSES, PORTS
     from gpuconfig.core.planner.recommend import FORMS
 
     recommend = commands.add_parser("recommend", help="ranked, priced and checked builds for a workload and budget")

@@ -70,6 +70,19 @@ def write_transaction(connection: sqlite3.Connection) -> Iterator[sqlite3.Connec
     connection.execute("COMMIT")
 
 
+@contextmanager
+def transaction(connection: sqlite3.Connection, path: Path) -> Iterator[sqlite3.Connection]:
+    """A write transaction on the file at `path`: a file that turns out damaged or unwritable is named
+    (DamagedDatabase); a broken constraint stays an IntegrityError."""
+    try:
+        with write_transaction(connection) as db:
+            yield db
+    except sqlite3.IntegrityError:
+        raise
+    except sqlite3.Error as exc:
+        raise unusable(path, exc) from exc
+
+
 def migrate(connection: sqlite3.Connection, path: Path, migrations: Sequence[str]) -> None:
     """Bring the file to version len(migrations). The version is read inside the write transaction: a
     process that opens the file at the same moment waits, then finds it migrated."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
-from gpuconfig.core.catalog.model import Price
 from gpuconfig.core.numbers import MAX_AMOUNT, NumberError, checked_amount
 
 SYMBOLS = {"USD": "$", "CNY": "¥"}
@@ -35,6 +35,16 @@ class ExchangeRate:
         if (from_currency, to_currency) == (self.quote, self.base):
             return amount / self.rate
         raise ValueError(f"no rate between {from_currency} and {to_currency}")
+
+
+class Amount(Protocol):
+    """An amount in a currency, such as a catalog Price (money sits below the catalog, so it names no record)."""
+
+    @property
+    def amount(self) -> float: ...
+
+    @property
+    def currency(self) -> str: ...
 
 
 class ExchangeRateError(ValueError):
@@ -82,7 +92,7 @@ def user_rate(rate: object, base: str = "USD", quote: str = "CNY") -> ExchangeRa
     return ExchangeRate(base, quote, value, dt.date.today().isoformat(), "set by you", user_set=True)
 
 
-def convert_price(price: Price, currency: str, rate: ExchangeRate | None) -> float | None:
+def convert_price(price: Amount, currency: str, rate: ExchangeRate | None) -> float | None:
     """The price's amount in `currency`, or None when no rate is known to convert it."""
     if price.currency == currency:
         return price.amount

@@ -332,7 +332,7 @@ def added_from_setting(text: str | None) -> list[str]:
 def added_pythons() -> list[str]:
     """The Pythons the user added in the Probe tab, as saved now: the window, the command line and the
     self-test read the same setting, so each asks them before any found."""
-    from gpuconfig.core.catalog.store import saved_setting
+    from gpuconfig.core.store_file import saved_setting
 
     return added_from_setting(saved_setting(ADDED_SETTING))
 

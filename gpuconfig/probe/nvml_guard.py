@@ -15,11 +15,9 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
 
-from gpuconfig.__main__ import CHECK_NVML
+from gpuconfig import CHECK_NVML
 from gpuconfig.core.pythons import frozen, run_program
-from gpuconfig.core.worker_boot import die_with
 
 # nvmlInit takes seconds per GPU when the driver is not kept loaded (no persistence mode); a hang is longer.
 TIMEOUT_S = 60.0
@@ -65,16 +63,3 @@ def exit_reason(code: int, stderr: str) -> str:
         last = stderr.strip().splitlines()[-1:] or [f"exit code {code}"]
         how = f"failed to start ({last[0]})"
     return f"the NVIDIA library (libnvidia-ml) {how} when NVML started, so it is not used: {ADVICE}"
-
-
-def main(args: Sequence[str] = ()) -> int:
-    """The child: start NVML and ask what the parent (its process id in `args`) asks first. A refusal (no
-    driver) is an answer the parent reads itself; only a crash or a hang keeps the parent from starting NVML."""
-    die_with(int(args[0]) if args else os.getppid())  # a hung nvmlInit must not outlive the app
-    from gpuconfig.probe import nvml
-    from gpuconfig.probe.model import Unavailable
-
-    if not isinstance(nvml.call("nvmlInit"), Unavailable):
-        nvml.call("nvmlDeviceGetCount")
-        nvml.call("nvmlShutdown")
-    return 0

@@ -41,8 +41,8 @@ def _install_translations(app: QApplication) -> None:
 def start(argv: Sequence[str]) -> tuple[QApplication, QMainWindow | None]:
     """Everything up to a shown main window (None, after telling the user why, if the store cannot open)."""
     from gpuconfig.core.catalog.schema import SchemaError
-    from gpuconfig.core.catalog.store import open_default_store
     from gpuconfig.core.database import DamagedDatabase, StoreError
+    from gpuconfig.core.userdata.store import open_default_store
     from gpuconfig.ui.main_window import MainWindow
 
     app = create_application(argv)

@@ -11,7 +11,7 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, Q
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from gpuconfig import __version__
-from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.ui import theme
 from gpuconfig.ui.placeholder_tab import PlaceholderTab
 
@@ -120,12 +120,12 @@ class MainWindow(QMainWindow):
     guide_tab: _Tab[GuideTab] = _Tab("guide")
     egpu_tab: _Tab[EgpuTab] = _Tab("egpu")
 
-    def __init__(self, store: CatalogStore) -> None:
+    def __init__(self, store: Store) -> None:
         super().__init__()
         self.store = store
         self.setWindowTitle("gpuconfig")
         self.resize(1440, 860)
-        saved = store.setting("theme")
+        saved = store.user.setting("theme")
         self.theme_name = saved if saved in theme.THEMES else "system"
         app = QApplication.instance()
         assert isinstance(app, QApplication)
@@ -282,7 +282,7 @@ class MainWindow(QMainWindow):
         if name not in theme.THEMES:
             raise ValueError(f"unknown theme {name!r}")
         self.theme_name = name
-        self.store.set_setting("theme", name)
+        self.store.user.set_setting("theme", name)
         self.theme_actions[name].setChecked(True)
         self._apply_theme()
 
@@ -349,7 +349,7 @@ class MainWindow(QMainWindow):
             self.set_exchange_rate(value)
 
     def set_exchange_rate(self, value: float | None) -> None:
-        self.store.set_exchange_rate(value)
+        self.store.user.set_exchange_rate(value)
         self.catalog_tab.set_rate(self.store.exchange_rate())
         if "build" in self.built:
             self.build_tab.refresh()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from gpuconfig.core.catalog.store import CatalogStore, repair_store, shipped_catalog
 from gpuconfig.core.database import DamagedDatabase, Repair, StoreError
+from gpuconfig.core.userdata.store import Store, repair_store, shipped_catalog
 
 
 def _message(box: QMessageBox, name: str, icon: QMessageBox.Icon) -> None:
@@ -54,7 +54,7 @@ class RepairedDialog(QMessageBox):
             self.setDetailedText(self.tr("Not kept:") + "\n" + "\n".join(repair.lost))
 
 
-def repaired_store(damage: DamagedDatabase) -> CatalogStore | None:
+def repaired_store(damage: DamagedDatabase) -> Store | None:
     """Offer the repair; the rebuilt store, or None when the user quits or the repair cannot be done.
 
     Like the normal open it stands in for, the repair runs before the window exists (a catalog load)."""
@@ -65,7 +65,7 @@ def repaired_store(damage: DamagedDatabase) -> CatalogStore | None:
     catalog = shipped_catalog()
     try:
         repair = repair_store(damage.path, catalog)
-        store = CatalogStore.open(damage.path, catalog)
+        store = Store.open(damage.path, catalog)
     except StoreError as exc:
         QMessageBox.critical(None, "gpuconfig", str(exc))
         return None

@@ -13,8 +13,9 @@ from gpuconfig.core.build.check import Problem, check, place_cards
 from gpuconfig.core.build.model import Build, BuildError, BuildLine, Item, read_build, resolve, totals
 from gpuconfig.core.build.power import card_power, power_budget
 from gpuconfig.core.build.rules import RulesError, build_rules, parse_rules
-from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.egpu.problems import egpu_problems
 from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.userdata.store import Store
 
 # A single RTX 4090 on AM5 that passes every rule.
 SOUND = {
@@ -28,16 +29,16 @@ SOUND = {
 }
 
 
-def make(store: CatalogStore, parts: dict[str, int], circuit: str = "us-120v-15a") -> list[Problem]:
+def make(store: Store, parts: dict[str, int], circuit: str = "us-120v-15a") -> list[Problem]:
     build = Build("test", tuple(BuildLine(i, n) for i, n in parts.items() if n), circuit=circuit)
-    return check(resolve(build, store.part), build_rules())
+    return check(resolve(build, store.part), build_rules(), egpu_check=egpu_problems)
 
 
 def rules_of(problems: list[Problem], severity: str = "fail") -> set[str]:
     return {p.rule for p in problems if p.severity == severity}
 
 
-def test_a_sound_build_passes(store: CatalogStore) -> None:
+def test_a_sound_build_passes(store: Store) -> None:
     problems = make(store, SOUND)
     assert not [p for p in problems if p.severity in ("fail", "warn")], problems
 
@@ -87,7 +88,7 @@ def test_a_sound_build_passes(store: CatalogStore) -> None:
     ],
 )
 def test_each_rule_fires_on_the_build_that_breaks_it(
-    store: CatalogStore, changes: dict[str, int], severity: str, rule: str, words: str
+    store: Store, changes: dict[str, int], severity: str, rule: str, words: str
 ) -> None:
     problems = make(store, {**SOUND, **changes})
     hits = [p for p in problems if p.rule == rule and p.severity == severity]
@@ -96,18 +97,20 @@ def test_each_rule_fires_on_the_build_that_breaks_it(
     assert all(p.fix for p in hits)
 
 
-def test_a_long_card_in_a_short_case_fails(store: CatalogStore) -> None:
+def test_a_long_card_in_a_short_case_fails(store: Store) -> None:
     # No catalog card outgrows a catalog case, so one real card is given a longer board.
     gpu = store.part("nvidia-geforce-rtx-4090")
     assert gpu is not None
     long_card = replace(gpu, specs={**gpu.specs, "board_length_mm": 420})
     build = Build("t", tuple(BuildLine(i, n) for i, n in SOUND.items()))
-    problems = check(resolve(build, lambda i: long_card if i == gpu.id else store.part(i)), build_rules())
+    problems = check(
+        resolve(build, lambda i: long_card if i == gpu.id else store.part(i)), build_rules(), egpu_check=egpu_problems
+    )
     hits = [p for p in problems if p.rule == "gpu-length"]
     assert hits and "420 mm" in hits[0].message and "410 mm" in hits[0].message
 
 
-def test_the_wall_circuit_limits_a_dense_build(store: CatalogStore) -> None:
+def test_the_wall_circuit_limits_a_dense_build(store: Store) -> None:
     parts = {**SOUND, "nvidia-geforce-rtx-4090": 3, "nzxt-c1200-gold-atx31": 0, "nzxt-c1500-platinum-atx31": 1}
     us = make(store, parts, "us-120v-15a")
     eu = make(store, parts, "eu-230v-16a")
@@ -125,7 +128,7 @@ def test_the_power_budget_follows_the_atx_generation() -> None:
     assert 1090 <= required_rating(300, 300, False, rules) <= 1110
 
 
-def test_power_budget_of_the_sound_build(store: CatalogStore) -> None:
+def test_power_budget_of_the_sound_build(store: Store) -> None:
     resolved = resolve(Build("t", tuple(BuildLine(i, n) for i, n in SOUND.items())), store.part)
     budget = power_budget(resolved, build_rules(), "us-120v-15a")
     cpu = store.part("amd-ryzen-9-9950x")
@@ -154,14 +157,14 @@ def test_card_power_connectors_are_read(text: str, sixteen: int, eight: int, eps
     assert (power.sixteen_pin, power.eight_pin, power.eps, power.known) == (sixteen, eight, eps, True)
 
 
-def test_every_catalog_gpu_connector_text_is_understood(store: CatalogStore) -> None:
+def test_every_catalog_gpu_connector_text_is_understood(store: Store) -> None:
     for gpu in store.parts("gpu"):
         text = gpu.specs.get("power_connectors")
         if text:
             assert card_power(text).known, f"{gpu.id}: {text!r}"
 
 
-def test_cards_are_seated_around_their_width(store: CatalogStore) -> None:
+def test_cards_are_seated_around_their_width(store: Store) -> None:
     board = store.part("msi-mpg-x870e-carbon-wifi")
     gpu = store.part("nvidia-geforce-rtx-4090")
     assert board is not None and gpu is not None
@@ -171,7 +174,7 @@ def test_cards_are_seated_around_their_width(store: CatalogStore) -> None:
     assert placement.last_position == 6 + int(-(-float(gpu.specs["slot_width"]) // 1)) - 1
 
 
-def test_totals_never_count_an_unpriced_part_as_free(store: CatalogStore) -> None:
+def test_totals_never_count_an_unpriced_part_as_free(store: Store) -> None:
     build = Build("t", (BuildLine("nvidia-geforce-rtx-4090"), BuildLine("asus-pro-ws-w790e-sage-se")))
     resolved = resolve(build, store.part)
     total = totals(resolved, "USD", store.exchange_rate())
@@ -203,7 +206,7 @@ def test_a_malformed_build_file_names_the_problem(tmp_path: Path, text: str, mes
         read_build(path)
 
 
-def test_an_unknown_part_id_names_it(store: CatalogStore) -> None:
+def test_an_unknown_part_id_names_it(store: Store) -> None:
     with pytest.raises(BuildError, match="'no-such-gpu' is not in the catalog"):
         resolve(Build("t", (BuildLine("no-such-gpu"),)), store.part)
 

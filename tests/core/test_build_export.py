@@ -17,7 +17,8 @@ from gpuconfig.core.build.model import Build, BuildLine, build_from_json, resolv
 from gpuconfig.core.build.power import power_budget
 from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.build.sheet import KEY_SPECS, build_sheet, key_specs
-from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.egpu.problems import egpu_problems
+from gpuconfig.core.userdata.store import Store
 
 TWO_4090 = Build(
     "Two 4090s",
@@ -34,7 +35,7 @@ TWO_4090 = Build(
 )
 
 
-def _parts(store: CatalogStore, build: Build = TWO_4090, currency: str = "USD") -> tuple:  # type: ignore[type-arg]
+def _parts(store: Store, build: Build = TWO_4090, currency: str = "USD") -> tuple:  # type: ignore[type-arg]
     resolved = resolve(build, store.part)
     rules = build_rules()
     rate = store.exchange_rate()
@@ -42,11 +43,11 @@ def _parts(store: CatalogStore, build: Build = TWO_4090, currency: str = "USD") 
         resolved,
         totals(resolved, currency, rate),
         power_budget(resolved, rules, build.circuit),
-        check(resolved, rules),
+        check(resolved, rules, egpu_check=egpu_problems),
     ), {"rate": rate, "schema": store.schema}
 
 
-def test_json_reads_back_as_the_same_build(store: CatalogStore) -> None:
+def test_json_reads_back_as_the_same_build(store: Store) -> None:
     args, kw = _parts(store)
     data = build_json(*args, **kw)
     again = build_from_json(json.loads(json.dumps(data)), "export.json")
@@ -59,7 +60,7 @@ def test_json_reads_back_as_the_same_build(store: CatalogStore) -> None:
     assert {line["id"] for line in data["lines"]} == {line.part_id for line in TWO_4090.lines}
 
 
-def test_unpriced_parts_read_unpriced_not_zero(store: CatalogStore) -> None:
+def test_unpriced_parts_read_unpriced_not_zero(store: Store) -> None:
     args, kw = _parts(store)
     cpu = store.part("amd-ryzen-9-9950x")
     assert cpu is not None and cpu.price is None
@@ -83,7 +84,7 @@ def test_unpriced_parts_read_unpriced_not_zero(store: CatalogStore) -> None:
     assert '<td class="num unpriced"' in build_html(*args, **kw)
 
 
-def test_lines_add_up_to_the_total_in_every_format(store: CatalogStore) -> None:
+def test_lines_add_up_to_the_total_in_every_format(store: Store) -> None:
     args, kw = _parts(store)
     resolved, total = args[0], args[1]
     priced = [i for i in resolved.items if i.part.price is not None]
@@ -100,8 +101,8 @@ def test_lines_add_up_to_the_total_in_every_format(store: CatalogStore) -> None:
     assert data["totals"]["amount"] == pytest.approx(expected, abs=0.01)
 
 
-def test_prices_in_another_currency_are_converted_and_say_so(store: CatalogStore) -> None:
-    store.set_price_override("nvidia-geforce-rtx-4090", 14_000, "CNY")
+def test_prices_in_another_currency_are_converted_and_say_so(store: Store) -> None:
+    store.user.set_price_override("nvidia-geforce-rtx-4090", 14_000, "CNY")
     rate = store.exchange_rate()
     assert rate is not None
     args, kw = _parts(store)
@@ -115,7 +116,7 @@ def test_prices_in_another_currency_are_converted_and_say_so(store: CatalogStore
     assert "¥" in build_markdown(*cny, **kw)
 
 
-def test_power_and_problems_are_in_every_document(store: CatalogStore) -> None:
+def test_power_and_problems_are_in_every_document(store: Store) -> None:
     args, kw = _parts(store)
     budget, problems = args[2], args[3]
     assert any(p.fix and p.source for p in problems)
@@ -143,7 +144,7 @@ class _Text(HTMLParser):
         self.text.append(data)
 
 
-def test_everything_a_user_typed_is_escaped(store: CatalogStore) -> None:
+def test_everything_a_user_typed_is_escaped(store: Store) -> None:
     nasty = replace(TWO_4090, name='<script>alert("x")</script> | a, "b"', notes="<b>bold</b> & more")
     args, kw = _parts(store, nasty)
     html = build_html(*args, **kw)
@@ -163,7 +164,7 @@ def test_everything_a_user_typed_is_escaped(store: CatalogStore) -> None:
     assert build_from_json(json.loads(json.dumps(data))).name == nasty.name
 
 
-def test_key_specs_use_the_schema_units(store: CatalogStore) -> None:
+def test_key_specs_use_the_schema_units(store: Store) -> None:
     gpu = store.part("nvidia-geforce-rtx-4090")
     assert gpu is not None
     texts = [s.text for s in key_specs(gpu, store.schema)]

@@ -10,16 +10,14 @@ from typing import Any
 
 import pytest
 
+from gpuconfig.core.build.model import OSES, PORTS
 from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.catalog.model import Part
-from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.egpu.check import Check, Host, check_egpu, dock_psu_needed, gpu_vendor
 from gpuconfig.core.egpu.report import egpu_record, egpu_text, evaluate
 from gpuconfig.core.egpu.speed import judge_measurement, link_speed, shortfall_reasons, slowdown
 from gpuconfig.core.egpu.tables import (
     DOCK_LINKS,
-    OSES,
-    PORTS,
     SECURITY_LEVELS,
     EgpuDataError,
     EgpuTables,
@@ -27,6 +25,7 @@ from gpuconfig.core.egpu.tables import (
     parse_tables,
 )
 from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.userdata.store import Store
 
 TABLES = egpu_tables()
 RULES = build_rules()
@@ -44,7 +43,7 @@ def by_rule(checks: tuple[Check, ...] | list[Check], rule: str) -> Check:
 
 @pytest.fixture(scope="module")
 def parts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Part]:
-    store = CatalogStore.open(tmp_path_factory.mktemp("egpu") / "catalog.db", catalog_dir())
+    store = Store.open(tmp_path_factory.mktemp("egpu") / "catalog.db", catalog_dir())
     try:
         return {p.id: p for kind in ("gpu", "dock") for p in store.parts(kind)}
     finally:

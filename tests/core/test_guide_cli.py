@@ -11,7 +11,7 @@ import pytest
 
 from gpuconfig.core.build.model import Item
 from gpuconfig.core.build.wheels import wheel_problem
-from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.userdata.store import Store
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -104,7 +104,7 @@ def test_an_output_the_system_refuses_to_write_is_one_line_and_exit_2() -> None:
         ("amd-radeon-rx-7900-xtx", False),
     ],
 )
-def test_the_checker_warns_when_current_wheels_lack_the_gpu(store: CatalogStore, part_id: str, warned: bool) -> None:
+def test_the_checker_warns_when_current_wheels_lack_the_gpu(store: Store, part_id: str, warned: bool) -> None:
     part = store.part(part_id)
     assert part is not None
     problem = wheel_problem(Item(part, 1))

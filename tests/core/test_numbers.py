@@ -15,9 +15,9 @@ import pytest
 
 from gpuconfig.core.build.model import BuildError, build_from_json
 from gpuconfig.core.catalog.files import CatalogError, load_catalog
-from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.money import ExchangeRateError, user_rate
 from gpuconfig.core.planner.recommend import Constraints, PlanError
+from gpuconfig.core.userdata.store import Store
 from tests.builds.test_check import SOUND
 from tests.core.test_catalog_files import _first_row_key, _replace_line
 
@@ -72,10 +72,10 @@ def test_an_exchange_rate_must_convert_to_finite_amounts_both_ways(rate: float) 
 
 
 @pytest.mark.parametrize("amount", [math.nan, math.inf, 1e308])
-def test_a_price_override_that_is_not_a_real_price_is_not_stored(store: CatalogStore, amount: float) -> None:
+def test_a_price_override_that_is_not_a_real_price_is_not_stored(store: Store, amount: float) -> None:
     part = next(p for p in store.parts("gpu") if p.price is not None)
     with pytest.raises(ValueError, match=r"^price: must be"):
-        store.set_price_override(part.id, amount, "USD")
+        store.user.set_price_override(part.id, amount, "USD")
     assert store.part(part.id) == part
 
 

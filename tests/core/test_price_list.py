@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gpuconfig.core.catalog.prices import PriceListError, read_price_list
-from gpuconfig.core.catalog.store import CatalogStore, open_default_store
+from gpuconfig.core.userdata.store import Store, open_default_store
 from tests.core.test_cli import run
 
 ROWS = (
@@ -18,7 +18,7 @@ ROWS = (
 )
 
 
-def test_an_unterminated_quote_names_its_line(store: CatalogStore, tmp_path: Path) -> None:
+def test_an_unterminated_quote_names_its_line(store: Store, tmp_path: Path) -> None:
     path = tmp_path / "prices.csv"
     path.write_text(ROWS, encoding="utf-8")
     with pytest.raises(PriceListError) as caught:
@@ -26,7 +26,7 @@ def test_an_unterminated_quote_names_its_line(store: CatalogStore, tmp_path: Pat
     assert str(caught.value) == "prices.csv:2: a quote opened on this line is not closed on it"
 
 
-def test_a_quote_closed_lines_later_is_the_same_error(store: CatalogStore, tmp_path: Path) -> None:
+def test_a_quote_closed_lines_later_is_the_same_error(store: Store, tmp_path: Path) -> None:
     path = tmp_path / "prices.csv"
     path.write_text(
         ROWS.replace("Shop A\nnvidia-geforce-rtx-3060", 'Shop A"\nnvidia-geforce-rtx-3060'), encoding="utf-8"
@@ -45,13 +45,13 @@ def test_the_command_rejects_the_whole_list(tmp_path: Path) -> None:
     )
     store = open_default_store()
     try:
-        assert store.price_lists() == []
+        assert store.user.price_lists() == []
         assert store.part("nvidia-geforce-rtx-4090").price_origin == "catalog"  # type: ignore[union-attr]
     finally:
         store.close()
 
 
-def test_blank_lines_and_quoted_commas_still_import(store: CatalogStore, tmp_path: Path) -> None:
+def test_blank_lines_and_quoted_commas_still_import(store: Store, tmp_path: Path) -> None:
     path = tmp_path / "prices.csv"
     path.write_text(
         'id,amount,currency,date,source\n\nnvidia-geforce-rtx-4090,1599,USD,2026-01-05,"Shop A, Berlin"\n',

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from gpuconfig.core import pythons
-from gpuconfig.core.catalog.store import open_default_store
+from gpuconfig.core.userdata.store import open_default_store
 from tests.workload.model_files import linear_model
 
 LINUX = sys.platform.startswith("linux")
@@ -190,7 +190,7 @@ def save_added_pythons(paths: list[str]) -> None:
     """Save Pythons as the Probe tab's Add... saves them: a JSON list in the settings of the user's database."""
     store = open_default_store()
     try:
-        store.set_setting(pythons.ADDED_SETTING, json.dumps(paths))
+        store.user.set_setting(pythons.ADDED_SETTING, json.dumps(paths))
     finally:
         store.close()
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from gpuconfig.core.catalog.derived import gpus_that_fit
 from gpuconfig.core.catalog.query import PartFilter, PartIndex, field_value
-from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.money import ExchangeRate
+from gpuconfig.core.userdata.store import Store
 
 
-def test_every_word_must_match(store: CatalogStore) -> None:
+def test_every_word_must_match(store: Store) -> None:
     index = PartIndex(store.parts("gpu"))
     rows = index.matching_rows(PartFilter(text="rtx 4090"), None)
     assert rows
@@ -16,14 +16,14 @@ def test_every_word_must_match(store: CatalogStore) -> None:
     assert index.matching_rows(PartFilter(text="4090 hopper"), None) == []
 
 
-def test_search_is_case_insensitive_and_covers_text_fields(store: CatalogStore) -> None:
+def test_search_is_case_insensitive_and_covers_text_fields(store: Store) -> None:
     index = PartIndex(store.parts("gpu"))
     by_architecture = index.matching_rows(PartFilter(text="HOPPER"), None)
     assert by_architecture
     assert all(index.parts[r].specs["architecture"] == "Hopper" for r in by_architecture)
 
 
-def test_typing_onward_narrows_to_the_same_rows_as_a_fresh_search(store: CatalogStore) -> None:
+def test_typing_onward_narrows_to_the_same_rows_as_a_fresh_search(store: Store) -> None:
     index = PartIndex(store.parts("gpu"))
     for query in ("rtx 4090", "nvidia a100 80", "geforce  50", "AMD mi"):
         shown = index.matching_rows(PartFilter(), None)
@@ -46,7 +46,7 @@ def test_a_changed_filter_or_deleted_text_does_not_narrow() -> None:
     assert PartFilter(text="RTX 409").narrows(typed)
 
 
-def test_choice_and_minimum_filters(store: CatalogStore) -> None:
+def test_choice_and_minimum_filters(store: Store) -> None:
     index = PartIndex(store.parts("gpu"))
     amd = index.matching_rows(PartFilter(choices={"vendor": "AMD"}), None)
     assert amd and all(index.parts[r].vendor == "AMD" for r in amd)
@@ -70,7 +70,7 @@ def test_price_range_converts_currencies() -> None:
     assert index.matching_rows(PartFilter(price_min=6000, currency="CNY"), None) == []
 
 
-def test_sorting_puts_missing_figures_last(store: CatalogStore) -> None:
+def test_sorting_puts_missing_figures_last(store: Store) -> None:
     index = PartIndex(store.parts("gpu"))
     order = index.sorted_rows("fp8_tensor_tflops", True, "USD", None)
     values = [field_value(index.parts[r], "fp8_tensor_tflops") for r in order]

@@ -9,18 +9,19 @@ import sys
 import time
 from pathlib import Path
 
-from gpuconfig.core.catalog.store import DB_NAME, SCHEMA_VERSION
+from gpuconfig.core.store_file import DB_NAME
+from gpuconfig.core.userdata.store import SCHEMA_VERSION
 
 PROCESSES = 8
 ROUNDS = 3
 # Each process imports first, then waits for the same moment to open the store and the probe history.
 OPEN_AT_ONCE = """
 import sys, time
-from gpuconfig.core.catalog.store import open_default_store
+from gpuconfig.core.userdata.store import open_default_store
 from gpuconfig.probe.history import ProbeHistory
 time.sleep(max(0.0, float(sys.argv[1]) - time.time()))
 store = open_default_store()
-store.set_exchange_rate(7.0)
+store.user.set_exchange_rate(7.0)
 print(len(store.part_ids()), store.exchange_rate().rate)
 store.close()
 ProbeHistory.open_default().close()

@@ -14,8 +14,9 @@ import pytest
 
 from gpuconfig.core.build.model import Build, BuildLine
 from gpuconfig.core.catalog.model import Price
-from gpuconfig.core.catalog.store import DB_NAME, CatalogStore, repair_store
 from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.store_file import DB_NAME
+from gpuconfig.core.userdata.store import Store, repair_store
 from gpuconfig.probe.history import HISTORY_FILE
 
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -41,19 +42,19 @@ def user_db(_isolated_data_dir: Path) -> Path:
     """The user's database holding a saved build, a price override, an imported list and the user's rate."""
     _isolated_data_dir.mkdir(parents=True, exist_ok=True)
     path = _isolated_data_dir / DB_NAME
-    store = CatalogStore.open(path, catalog_dir())
-    store.save_build(BUILD)
-    store.set_price_override("nvidia-geforce-rtx-4090", 1750.0, "USD")
-    store.save_price_list("shop", [("amd-ryzen-9-9950x", Price(4100.0, "CNY", "2026-11-01", "a quote"))])
-    store.set_exchange_rate(7.25)
+    store = Store.open(path, catalog_dir())
+    store.user.save_build(BUILD)
+    store.user.set_price_override("nvidia-geforce-rtx-4090", 1750.0, "USD")
+    store.user.save_price_list("shop", [("amd-ryzen-9-9950x", Price(4100.0, "CNY", "2026-11-01", "a quote"))])
+    store.user.set_exchange_rate(7.25)
     store.close()  # the last connection: the log is folded into the file
     return path
 
 
 def kept_everything(path: Path) -> None:
-    store = CatalogStore.open(path, catalog_dir())
+    store = Store.open(path, catalog_dir())
     try:
-        assert store.load_build("lab box") == BUILD
+        assert store.user.load_build("lab box") == BUILD
         gpu, cpu = store.part("nvidia-geforce-rtx-4090"), store.part("amd-ryzen-9-9950x")
         assert gpu is not None and gpu.price_origin == "override" and gpu.price is not None
         assert (gpu.price.amount, gpu.price.currency) == (1750.0, "USD")
@@ -123,8 +124,8 @@ def test_a_stored_setting_of_the_wrong_type_is_named_and_repaired(user_db: Path,
     assert store_report["not_kept"] == [f"settings: {words}"]
     rate = json.loads(run("catalog", "rate", "--json").stdout)
     assert rate["user_set"] is False  # back to the published rate; the theme was kept
-    store = CatalogStore.open(user_db, catalog_dir())
-    assert store.setting("theme") == "dark"
+    store = Store.open(user_db, catalog_dir())
+    assert store.user.setting("theme") == "dark"
     store.close()
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from gpuconfig.core.catalog.files import CatalogError, load_catalog
-from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.user_files import UserFileError, parse_json, parse_toml, read_text
+from gpuconfig.core.userdata.store import Store
 from tests.core.test_cli import run
 
 GPU = "nvidia-geforce-rtx-4090"
@@ -115,11 +115,11 @@ def test_catalog_check_of_a_folder_that_is_not_there(tmp_path: Path) -> None:
 
 
 def test_a_broken_schema_keeps_the_last_good_catalog(tmp_path: Path, catalog_copy: Path) -> None:
-    CatalogStore.open(tmp_path / "db.sqlite3", catalog_copy).close()
+    Store.open(tmp_path / "db.sqlite3", catalog_copy).close()
     (catalog_copy / "schema.toml").write_text("[kinds]\ngpu = 1\n", encoding="utf-8")
     with pytest.raises(CatalogError, match=r"^schema\.toml: kind gpu: needs a label"):
         load_catalog(catalog_copy)
-    store = CatalogStore.open(tmp_path / "db.sqlite3", catalog_copy)  # the app starts on what it had
+    store = Store.open(tmp_path / "db.sqlite3", catalog_copy)  # the app starts on what it had
     try:
         assert store.last_refresh.error.startswith("schema.toml: kind gpu: needs a label")
         assert store.part(GPU) is not None
@@ -148,4 +148,4 @@ def test_json_into_a_closed_pipe_is_one_line_and_exit_2() -> None:
 def test_a_fresh_store_on_a_broken_schema_says_which_line(tmp_path: Path, catalog_copy: Path) -> None:
     (catalog_copy / "schema.toml").write_text(json.dumps({"kinds": 1}), encoding="utf-8")
     with pytest.raises(ValueError, match=r"^schema\.toml:1: not valid TOML"):
-        CatalogStore.open(tmp_path / "fresh.sqlite3", catalog_copy)
+        Store.open(tmp_path / "fresh.sqlite3", catalog_copy)

@@ -11,7 +11,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.ui.main_window import MainWindow
 
 TINY_LLAMA = json.loads((Path(__file__).parents[1] / "data" / "tiny_llama.json").read_text(encoding="utf-8"))
@@ -38,7 +38,7 @@ def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def window(qtbot, store: CatalogStore) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
+def window(qtbot, store: Store) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
     main = MainWindow(store)
     qtbot.addWidget(main)
     main.show()

@@ -44,7 +44,7 @@ TWO_4090 = Build(
 
 @pytest.fixture
 def tab(qtbot, window: MainWindow) -> Iterator[BuildTab]:  # type: ignore[no-untyped-def]
-    assert window.built.get("_build_tab") is None  # nothing of the tab is built before it is shown
+    assert window.built.get("build") is None  # nothing of the tab is built before it is shown
     window.tabs.setCurrentIndex(INDEX["build"])
     built = window.build_tab
     assert window.tabs.widget(INDEX["build"]) is built and window.tabs.tabText(INDEX["build"]) == "Build"
@@ -164,14 +164,14 @@ def test_save_open_and_delete_in_the_database(tab: BuildTab, window: MainWindow,
     store = tab.store
     assert not tab.files.delete_button.isEnabled()
     tab.files.save_as("Lab box")
-    assert [name for name, _ in store.saved_builds()] == ["Lab box"]
+    assert [name for name, _ in store.user.saved_builds()] == ["Lab box"]
     assert tab.files.state.text() == "saved" and tab.files.name.text() == "Lab box"
     assert tab.files.delete_button.isEnabled()
     tab.set_count(GPU, 1)
     assert tab.files.state.text() == "changed"
     assert tab.files.open_saved("Lab box") == ""
     assert tab.list.spin(GPU).value() == 2 and tab.files.state.text() == "saved"
-    assert store.load_build("Lab box") == tab.build
+    assert store.user.load_build("Lab box") == tab.build
 
     raw = sqlite3.connect(tmp_path / "test.sqlite3", isolation_level=None)
     raw.execute("INSERT INTO builds VALUES ('broken', '2026-01-01T00:00:00', 'not json')")
@@ -306,7 +306,7 @@ def test_recommend_with_a_real_trace(qtbot, tab: BuildTab, tiny_llama: Path) -> 
 
 def test_the_workload_tab_workload_is_offered(qtbot, store, tab: BuildTab, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
     workload = {"model": "gpt2", "task": "finetune", "precision": "amp_bf16", "batch": 8, "seq": 512}
-    store.set_setting("workload.form", json.dumps(workload))
+    store.user.set_setting("workload.form", json.dumps(workload))
     tab.recommend.refresh_workload()
     form = tab.recommend.form
     assert form.use_tab.isEnabled() and form.use_tab.isChecked()

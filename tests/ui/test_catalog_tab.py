@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtWidgets import QApplication
 
-from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.ui.main_window import MainWindow
 from gpuconfig.ui.theme import DARK, LIGHT
 
@@ -193,7 +193,7 @@ def test_scatter_plots_the_visible_parts_and_clicks_select(window: MainWindow) -
 def test_themes_switch_and_persist(window: MainWindow) -> None:
     window.set_theme("dark")
     assert QApplication.palette().color(QApplication.palette().ColorRole.Window).name() == DARK.window
-    assert window.store.setting("theme") == "dark"
+    assert window.store.user.setting("theme") == "dark"
     window.set_theme("light")
     assert QApplication.palette().color(QApplication.palette().ColorRole.Window).name() == LIGHT.window
 
@@ -203,10 +203,10 @@ def test_window_starts_on_the_last_good_catalog_with_a_banner(
     tmp_path: Path,
     catalog_copy: Path,  # type: ignore[no-untyped-def]
 ) -> None:
-    CatalogStore.open(tmp_path / "db.sqlite3", catalog_copy).close()
+    Store.open(tmp_path / "db.sqlite3", catalog_copy).close()
     gpu = catalog_copy / "gpu.toml"
     gpu.write_text(gpu.read_text(encoding="utf-8").replace("memory_gb = ", 'memory_gb = "x" #', 1), encoding="utf-8")
-    store = CatalogStore.open(tmp_path / "db.sqlite3", catalog_copy)
+    store = Store.open(tmp_path / "db.sqlite3", catalog_copy)
     main = MainWindow(store)
     qtbot.addWidget(main)
     main.show()
@@ -222,7 +222,7 @@ def test_no_index_outside_the_rows(window: MainWindow) -> None:
     assert model.rowCount(model.index(0, 0)) == 0
 
 
-def test_catalog_tab_and_shortcuts_arrive_after_the_first_paint(qtbot, store: CatalogStore) -> None:  # type: ignore[no-untyped-def]
+def test_catalog_tab_and_shortcuts_arrive_after_the_first_paint(qtbot, store: Store) -> None:  # type: ignore[no-untyped-def]
     main = MainWindow(store)
     qtbot.addWidget(main)
     assert main.built.get("catalog") is None  # nothing heavy before the window is on screen

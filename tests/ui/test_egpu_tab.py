@@ -165,7 +165,7 @@ def test_the_workload_tab_workload_gets_its_slowdown(  # type: ignore[no-untyped
 ) -> None:
     assert "No workload yet" in tab.workload_panel.message.text()
     workload = {"model": str(tiny_llama), "task": "finetune", "precision": "amp_bf16", "batch": 4, "seq": 128}
-    store.set_setting("workload.form", json.dumps(workload))  # what the Workload tab answered last
+    store.user.set_setting("workload.form", json.dumps(workload))  # what the Workload tab answered last
     choose(tab, port="TB4", dock="razer-core-x", gpu="nvidia-geforce-rtx-3090")
     window.tabs.setCurrentIndex(0)
     window.tabs.setCurrentIndex(INDEX["egpu"])  # shown again: the workload is read again, and traced

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtWidgets import QFileDialog
 
 from gpuconfig.core.catalog.model import Price
-from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.ui.widgets.part_detail import PartDetail
 from gpuconfig.ui.widgets.pdf import write_pdf
 from gpuconfig.ui.workload.form import WorkloadForm
@@ -44,7 +44,7 @@ def test_a_pdf_qt_cannot_write_is_reported_and_the_old_file_kept(qtbot, tmp_path
     assert [p.name for p in folder.iterdir()] == ["build.pdf"]
 
 
-def test_only_web_addresses_become_links_in_the_detail_pane(qtbot, store: CatalogStore) -> None:  # type: ignore[no-untyped-def]
+def test_only_web_addresses_become_links_in_the_detail_pane(qtbot, store: Store) -> None:  # type: ignore[no-untyped-def]
     sources = {
         "file:///etc/passwd": False,
         "smb://fileserver/share/quote.pdf": False,
@@ -52,7 +52,9 @@ def test_only_web_addresses_become_links_in_the_detail_pane(qtbot, store: Catalo
         "https://shop.example/q": True,
     }
     quotes = dict(zip(sorted(store.part_ids()), sources, strict=False))
-    store.save_price_list("quotes", [(i, Price(100.0, "USD", "2026-01-05", s, "imported")) for i, s in quotes.items()])
+    store.user.save_price_list(
+        "quotes", [(i, Price(100.0, "USD", "2026-01-05", s, "imported")) for i, s in quotes.items()]
+    )
     detail = PartDetail()
     qtbot.addWidget(detail)
     for part_id, source in quotes.items():

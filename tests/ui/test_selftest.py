@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from gpuconfig.core.catalog.store import open_default_store
 from gpuconfig.core.paths import DATA_DIR_ENV
 from gpuconfig.core.pythons import ADDED_SETTING
+from gpuconfig.core.userdata.store import open_default_store
 
 
 def _self_test(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
@@ -85,7 +85,7 @@ def test_the_self_test_runs_in_the_python_added_in_the_probe_tab(tmp_path: Path)
     with pytest.MonkeyPatch.context() as patch:  # saved in the user's database, as the Probe tab's Add... saves it
         patch.setenv(DATA_DIR_ENV, str(data))
         store = open_default_store()
-        store.set_setting(ADDED_SETTING, json.dumps([str(added)]))
+        store.user.set_setting(ADDED_SETTING, json.dumps([str(added)]))
         store.close()
     out = tmp_path / "self-test.json"
     done = _self_test("--out", str(out), data=data)

@@ -9,8 +9,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gpuconfig.core.build.model import Build, BuildLine
-from gpuconfig.core.catalog.store import DB_NAME, CatalogStore
 from gpuconfig.core.paths import catalog_dir, user_data_dir
+from gpuconfig.core.store_file import DB_NAME
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.ui.app import start
 from gpuconfig.ui.store_repair import DamagedStoreDialog
 
@@ -34,8 +35,8 @@ def answer(name: str, action: Callable[[QMessageBox], None], seen: list[str]) ->
 def truncated_store() -> tuple[Path, bytes]:
     """The user's database with a saved build, cut to half its size."""
     path = user_data_dir() / DB_NAME
-    store = CatalogStore.open(path, catalog_dir())
-    store.save_build(BUILD)
+    store = Store.open(path, catalog_dir())
+    store.user.save_build(BUILD)
     store.close()
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
@@ -62,7 +63,7 @@ def test_repair_moves_the_file_aside_rebuilds_it_and_opens_the_window(qtbot) -> 
     assert backup.read_bytes() == damaged
     assert str(backup) in told and "Copied over: 1 saved builds" in told
     store = window.store  # type: ignore[attr-defined]
-    assert store.load_build("lab box") == BUILD
+    assert store.user.load_build("lab box") == BUILD
     assert store.parts("gpu")
 
 

@@ -73,17 +73,27 @@ def _names(items: tuple[Item, ...]) -> str:
 
 
 ArchCheck = Callable[[Item], "Problem | None"]
+# The eGPU rules live above the build checker (they use its figures), so a caller hands them in.
+EgpuCheck = Callable[[Resolved, Rules], "list[Problem]"]
 
 
 def check(
-    resolved: Resolved, rules: Rules, circuit: str | None = None, arch_check: ArchCheck | None = None
+    resolved: Resolved,
+    rules: Rules,
+    circuit: str | None = None,
+    arch_check: ArchCheck | None = None,
+    egpu_check: EgpuCheck | None = None,
 ) -> list[Problem]:
-    """Every problem of the build, worst first. `arch_check` judges one GPU against current PyTorch wheels."""
+    """Every problem of the build, worst first. `arch_check` judges one GPU against current PyTorch wheels;
+    `egpu_check` (gpuconfig.core.egpu.problems.egpu_problems) judges a build with a dock, and such a build
+    needs it: ValueError without."""
     budget = power_budget(resolved, rules, circuit or resolved.build.circuit)
     problems: list[Problem] = []
     problems += _completeness(resolved)
     if resolved.by_kind.get("dock"):
-        problems += egpu_problems(resolved, rules)
+        if egpu_check is None:
+            raise ValueError("a build with an eGPU enclosure is checked with the eGPU rules: pass egpu_check")
+        problems += egpu_check(resolved, rules)
     else:
         problems += _platform(resolved)
         problems += _memory(resolved, rules)
@@ -93,39 +103,6 @@ def check(
         problems += [p for item in resolved.gpus() if (p := arch_check(item)) is not None]
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(problems, key=lambda p: order[p.severity])
-
-
-def egpu_problems(resolved: Resolved, rules: Rules) -> list[Problem]:
-    """An eGPU build (a dock, one card, perhaps a supply for the dock): the eGPU rules against its laptop."""
-    from gpuconfig.core.egpu.check import Host, check_egpu
-    from gpuconfig.core.egpu.tables import egpu_tables
-
-    dock, gpus = resolved.by_kind["dock"][0], resolved.gpus()
-    problems: list[Problem] = []
-    if resolved.count("gpu") > 1 or resolved.count("dock") > 1:
-        problems.append(
-            Problem("fail", "egpu-count", "An eGPU enclosure holds one card.", "One dock and one GPU per build.")
-        )
-    laptop = resolved.build.laptop or {}
-    port = str(laptop.get("port") or dock.spec("link"))
-    if not laptop.get("port"):
-        problems.append(
-            Problem(
-                "info",
-                "egpu-laptop",
-                f"The build does not say which port the laptop has: a {port} port is assumed.",
-                'Set the laptop\'s port in the build (eGPU tab, or "laptop" in the build file).',
-            )
-        )
-    host = Host(port, str(laptop.get("os") or "linux"), laptop.get("charger_w"))
-    severity: dict[str, Severity] = {"fail": "fail", "warn": "warn", "unknown": "info"}
-    found = check_egpu(host, dock.part, gpus[0].part if gpus else None, egpu_tables(), rules)
-    problems.extend(
-        Problem(severity[c.status], f"egpu-{c.rule}", c.message, c.fix, c.source)
-        for c in found.checks
-        if c.status != "ok"
-    )
-    return problems
 
 
 def verdict(problems: Sequence[Problem]) -> str:

@@ -18,11 +18,11 @@ from gpuconfig import __version__
 from gpuconfig.core.build.check import Problem, verdict
 from gpuconfig.core.build.model import Resolved, Totals
 from gpuconfig.core.build.power import PowerBudget
+from gpuconfig.core.build.records import power_record
 from gpuconfig.core.build.sheet import Sheet, build_sheet
 from gpuconfig.core.catalog.schema import Schema
 from gpuconfig.core.markdown import md_line, md_text
 from gpuconfig.core.money import ExchangeRate, format_money
-from gpuconfig.core.planner.records import power_record
 
 UNPRICED = "unpriced"
 SEVERITY_NAMES = {"fail": "Problem", "warn": "Warning", "info": "Note"}

@@ -25,6 +25,10 @@ ROLES = ("gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "dock")
 DEFAULT_CIRCUIT = "us-120v-15a"
 # The most of one part a build line holds (the Build tab's count box stops here too).
 MAX_COUNT = 64
+# The laptop an eGPU build plugs into: the ports and operating systems it may name (the eGPU tables in
+# catalog/egpu.toml hold a row for each).
+PORTS = ("TB3", "TB4", "USB4", "USB4v2", "TB5", "OCuLink", "USB-C")
+OSES = ("windows", "linux", "macos-intel", "macos-apple")
 
 
 class BuildError(ValueError):
@@ -136,8 +140,6 @@ def build_from_json(data: Any, where: str = "build") -> Build:
 
 
 def _laptop(raw: Any, where: str) -> dict[str, Any]:
-    from gpuconfig.core.egpu.tables import OSES, PORTS
-
     if not isinstance(raw, dict):
         raise BuildError(f"{where}: laptop must be an object with 'port', 'os' and 'charger_w'")
     port, os_name, charger = raw.get("port"), raw.get("os", "linux"), raw.get("charger_w")

@@ -42,8 +42,8 @@ KERNEL_ABI = "Linux kernel Documentation/ABI/testing/sysfs-bus-thunderbolt"
 class Host:
     """The laptop side. Detected fields stay None when the laptop was described instead."""
 
-    port: str  # a tables.PORTS id
-    os: str  # a tables.OSES id
+    port: str  # a build.model PORTS id
+    os: str  # a build.model OSES id
     charger_w: int | None = None  # the laptop's own charger: what it wants from the enclosure's USB-C
     how: str = "described"  # "described" or "detected"
     name: str = ""  # the host controller, when detected

@@ -9,12 +9,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from gpuconfig.core.build.model import OSES, PORTS
 from gpuconfig.core.paths import catalog_dir
 
 EGPU_FILE = "egpu.toml"
-PORTS = ("TB3", "TB4", "USB4", "USB4v2", "TB5", "OCuLink", "USB-C")
 DOCK_LINKS = ("TB3", "TB4", "USB4", "TB5", "OCuLink")
-OSES = ("windows", "linux", "macos-intel", "macos-apple")
 VENDORS = ("nvidia", "amd")
 STATUSES = ("ok", "warn", "fail")
 SECURITY_LEVELS = ("none", "user", "secure", "dponly", "usbonly", "nopcie")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from gpuconfig.core.build.model import Build, BuildLine
+from gpuconfig.core.build.model import OSES, PORTS, Build, BuildLine
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
@@ -54,13 +54,11 @@ class Constraints:
     electricity_per_kwh: float | None = None  # in `currency`
     dataset_gb: int = 0
     checkpoints_kept: int = 3
-    port: str | None = None  # form egpu: the laptop's port (an egpu.tables PORTS id)
+    port: str | None = None  # form egpu: the laptop's port (a build.model PORTS id)
     laptop_os: str = "linux"
     charger_w: int | None = None
 
     def __post_init__(self) -> None:
-        from gpuconfig.core.egpu.tables import OSES, PORTS
-
         if self.form not in FORMS:
             raise PlanError(f"form: {self.form!r} is not one of {', '.join(FORMS)}")
         if self.form == "egpu" and self.port not in PORTS:

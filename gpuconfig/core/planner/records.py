@@ -1,20 +1,14 @@
-"""The JSON the CLI prints for plans and checked builds: bytes as integers, money as {amount, currency}."""
+"""The JSON the CLI prints for plans: bytes as integers, money as {amount, currency}."""
 
 from __future__ import annotations
 
 from dataclasses import asdict
 from typing import Any
 
-from gpuconfig.core.build.check import Problem, verdict
-from gpuconfig.core.build.model import Resolved, Totals
-from gpuconfig.core.build.power import PowerBudget
+from gpuconfig.core.build.records import money
 from gpuconfig.core.numbers import finite_or_none
 from gpuconfig.core.planner.gpus import GpuOption
 from gpuconfig.core.planner.recommend import Plan
-
-
-def money(amount: float | None, currency: str) -> dict[str, Any] | None:
-    return None if amount is None else {"amount": round(amount, 2), "currency": currency}
 
 
 def option_record(option: GpuOption) -> dict[str, Any]:
@@ -29,42 +23,6 @@ def option_record(option: GpuOption) -> dict[str, Any]:
         "samples_per_s": option.samples_per_s,
         "tokens_per_s": option.tokens_per_s,
         "time_note": option.time_note or None,
-    }
-
-
-def power_record(budget: PowerBudget) -> dict[str, Any]:
-    return {
-        "gpu_w": budget.gpu_w,
-        "cpu_w": budget.cpu_w,
-        "cpu_basis": budget.cpu_basis,
-        "rest_w": budget.rest_w,
-        "sustained_w": budget.sustained_w,
-        "required_psu_w": budget.required_w,
-        "psu_w": budget.psu_w,
-        "psu_atx3": budget.atx3,
-        "wall_w": budget.wall_w,
-        "circuit": {"id": budget.circuit.id, "label": budget.circuit.label, "watts": budget.circuit.watts},
-    }
-
-
-def check_record(resolved: Resolved, totals: Totals, budget: PowerBudget, problems: list[Problem]) -> dict[str, Any]:
-    return {
-        "build": resolved.build.to_json(),
-        "parts": [
-            {
-                "id": item.part.id,
-                "kind": item.kind,
-                "name": item.part.name,
-                "count": item.count,
-                "price": asdict(item.part.price) if item.part.price else None,
-            }
-            for item in resolved.items
-        ],
-        "total": money(totals.amount, totals.currency),
-        "unpriced": list(totals.unpriced),
-        "power": power_record(budget),
-        "problems": [p.to_json() for p in problems],
-        "verdict": verdict(problems),
     }
 
 

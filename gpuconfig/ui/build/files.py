@@ -109,7 +109,7 @@ class BuildFiles(QWidget):
         build = self.tab.build
         if self.name.text() != build.name:
             self.name.setText(build.name)
-        saved_names = {name for name, _ in self.tab.store.saved_builds()}
+        saved_names = {name for name, _ in self.tab.store.user.saved_builds()}
         if self.tab.saved is not None and self.tab.saved == build:
             self.state.setText(self.tr("saved"))
         elif build.lines:
@@ -130,7 +130,7 @@ class BuildFiles(QWidget):
 
     def save(self) -> None:
         """Save the build under its name (replacing a saved build of that name)."""
-        self.tab.store.save_build(self.tab.build)
+        self.tab.store.user.save_build(self.tab.build)
         self.tab.saved = self.tab.build
         self.update_state()
         self.tab.status_message.emit(self.tr("Saved {name}").format(name=self.tab.build.name))
@@ -142,14 +142,14 @@ class BuildFiles(QWidget):
     def open_saved(self, name: str) -> str:
         """Open a saved build; returns an error line (a damaged row, a part gone from the catalog), or ""."""
         try:
-            self.tab.set_build(self.tab.store.load_build(name), saved=True)
+            self.tab.set_build(self.tab.store.user.load_build(name), saved=True)
         except BuildError as exc:
             return str(exc)
         self.tab.status_message.emit(self.tr("Opened {name}").format(name=name))
         return ""
 
     def delete_saved(self, name: str) -> bool:
-        deleted = self.tab.store.delete_build(name)
+        deleted = self.tab.store.user.delete_build(name)
         if deleted and self.tab.saved is not None and self.tab.saved.name == name:
             self.tab.saved = None
         self.update_state()
@@ -193,7 +193,7 @@ class BuildFiles(QWidget):
 
     def _fill_open_menu(self) -> None:
         self.open_menu.clear()
-        saved = self.tab.store.saved_builds()
+        saved = self.tab.store.user.saved_builds()
         if not saved:
             self.open_menu.addAction(self.tr("No saved builds yet")).setEnabled(False)
         for name, when in saved:
@@ -213,7 +213,7 @@ class BuildFiles(QWidget):
         name, ok = QInputDialog.getText(self, self.tr("Save as"), self.tr("Build name:"), text=self.tab.build.name)
         if not ok or not name.strip():
             return
-        taken = {n for n, _ in self.tab.store.saved_builds()}
+        taken = {n for n, _ in self.tab.store.user.saved_builds()}
         if name.strip() in taken and (
             QMessageBox.question(self, self.tr("Replace?"), self.tr("Replace the saved {name}?").format(name=name))
             != QMessageBox.StandardButton.Yes

@@ -33,7 +33,8 @@ from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.build.sheet import build_sheet
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import CURRENCIES
-from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.egpu.problems import egpu_problems
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.core.workload.spec import Workload
 from gpuconfig.ui.build.files import BuildFiles
 from gpuconfig.ui.build.part_picker import PartPicker
@@ -69,7 +70,7 @@ class BuildTab(QWidget):
 
     def __init__(
         self,
-        store: CatalogStore,
+        store: Store,
         colors: Colors,
         workload_source: Callable[[], Workload | None] = lambda: None,
         parent: QWidget | None = None,
@@ -204,7 +205,11 @@ class BuildTab(QWidget):
         rate = self.store.exchange_rate()
         self.totals = totals(self.resolved, self.build.currency, rate)
         self.budget = power_budget(self.resolved, self.rules, self.build.circuit) if self.resolved.items else None
-        self.problems = check(self.resolved, self.rules, arch_check=self.arch_check) if self.resolved.items else []
+        self.problems = (
+            check(self.resolved, self.rules, arch_check=self.arch_check, egpu_check=egpu_problems)
+            if self.resolved.items
+            else []
+        )
         sheet = build_sheet(self.resolved, self.build.currency, rate, self.store.schema)
         self.view.show_build(sheet, self.totals, self.budget, self.problems, rate)
         for box, value in ((self.currency, self.build.currency), (self.circuit, self.build.circuit)):
@@ -219,7 +224,12 @@ class BuildTab(QWidget):
     def _judge(self, change: Callable[[str], Build]) -> Callable[[str], list[Problem]]:
         def judge(part_id: str) -> list[Problem]:
             try:
-                return check(resolve(change(part_id), self._parts.get), self.rules, arch_check=self.arch_check)
+                return check(
+                    resolve(change(part_id), self._parts.get),
+                    self.rules,
+                    arch_check=self.arch_check,
+                    egpu_check=egpu_problems,
+                )
             except BuildError:
                 return []
 
@@ -293,7 +303,7 @@ class BuildTab(QWidget):
 
     def _restore(self) -> None:
         """The build worked on last time, else an empty one."""
-        text = self.store.setting(SETTING_BUILD)
+        text = self.store.user.setting(SETTING_BUILD)
         try:
             build = build_from_json(json.loads(text), SETTING_BUILD) if text else EMPTY
             self.set_build(build)
@@ -302,8 +312,8 @@ class BuildTab(QWidget):
 
     def _remember(self) -> None:
         text = json.dumps(self.build.to_json(), sort_keys=True) if self.build.lines else None
-        if self.store.setting(SETTING_BUILD) != text:
-            self.store.set_setting(SETTING_BUILD, text)
+        if self.store.user.setting(SETTING_BUILD) != text:
+            self.store.user.set_setting(SETTING_BUILD, text)
 
     # -- the tab ----------------------------------------------------------------------------------
 

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.prices import PriceListError, read_price_list
 from gpuconfig.core.catalog.query import PartFilter
-from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.numbers import MAX_AMOUNT
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.ui.catalog.compare import MAX_PARTS, MIN_PARTS, CompareDialog
 from gpuconfig.ui.catalog.filters import CatalogFilterBar
 from gpuconfig.ui.catalog.model import PartTableModel
@@ -56,7 +56,7 @@ class CatalogTab(QWidget):
 
     status_message = Signal(str)
 
-    def __init__(self, store: CatalogStore, colors: Colors, parent: QWidget | None = None) -> None:
+    def __init__(self, store: Store, colors: Colors, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.store = store
         self.colors = colors
@@ -291,7 +291,7 @@ class CatalogTab(QWidget):
         self.status_message.emit(message)
 
     def _on_price_edited(self, part_id: str, amount: float, currency: str) -> None:
-        self.store.set_price_override(part_id, amount, currency)
+        self.store.user.set_price_override(part_id, amount, currency)
         self._reload(
             self.tr("Price of {id} set to {amount:,.2f} {currency} (your price; revert it any time)").format(
                 id=part_id, amount=amount, currency=currency
@@ -299,7 +299,7 @@ class CatalogTab(QWidget):
         )
 
     def revert_price(self, part_id: str) -> None:
-        if self.store.clear_price_override(part_id):
+        if self.store.user.clear_price_override(part_id):
             self._reload(self.tr("Price of {id} back to the catalog price").format(id=part_id))
 
     def import_prices(self, path: Any) -> str:
@@ -308,7 +308,7 @@ class CatalogTab(QWidget):
             prices = read_price_list(Path(path), self.store.part_ids())
         except PriceListError as exc:
             return str(exc)
-        self.store.save_price_list(Path(path).stem, prices)
+        self.store.user.save_price_list(Path(path).stem, prices)
         self._reload(self.tr("Imported {n} prices from {name}").format(n=len(prices), name=Path(path).name))
         return ""
 

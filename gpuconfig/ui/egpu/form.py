@@ -6,9 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
+from gpuconfig.core.build.model import OSES, PORTS
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.egpu.check import OS_LABELS, PORT_LABELS
-from gpuconfig.core.egpu.tables import OSES, PORTS
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
 from gpuconfig.probe.egpu import Detection
 from gpuconfig.ui.theme import mark

@@ -31,13 +31,13 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.catalog.model import Part
-from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.egpu.check import Host
 from gpuconfig.core.egpu.report import EgpuReport, egpu_record, egpu_text, evaluate
 from gpuconfig.core.egpu.speed import measured_h2d
 from gpuconfig.core.egpu.tables import EgpuDataError, EgpuTables, egpu_tables
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import file_stem, write_text_atomic
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.core.workload.answer import Answer, answer_from_fit, gpu_spec, prepare
 from gpuconfig.core.workload.models import resolve_model
 from gpuconfig.core.workload.spec import Workload, WorkloadError
@@ -64,7 +64,7 @@ class EgpuTab(QWidget):
 
     def __init__(
         self,
-        store: CatalogStore,
+        store: Store,
         colors: Colors,
         workload_source: Callable[[], Workload | None] = lambda: None,
         detector: Callable[[], Detection] = detect,
@@ -409,8 +409,8 @@ class EgpuTab(QWidget):
     # -- settings and the tab ---------------------------------------------------------------------
 
     def _restore(self) -> None:
-        setting = {key: self.store.setting(name) for key, name in SETTINGS.items()}
-        gpu = setting["gpu"] or self.store.setting(WORKLOAD_GPU)
+        setting = {key: self.store.user.setting(name) for key, name in SETTINGS.items()}
+        gpu = setting["gpu"] or self.store.user.setting(WORKLOAD_GPU)
         charger = setting["charger"]
         self.form.set_choice(port=DEFAULT_PORT, os=os_id(), charger_w=0, dock=DEFAULT_DOCK, gpu=DEFAULT_GPU)
         self.form.set_choice(
@@ -430,8 +430,8 @@ class EgpuTab(QWidget):
             "gpu": self.form.gpu_id(),
         }
         for key, value in chosen.items():
-            if self.store.setting(SETTINGS[key]) != value:
-                self.store.set_setting(SETTINGS[key], value)
+            if self.store.user.setting(SETTINGS[key]) != value:
+                self.store.user.set_setting(SETTINGS[key], value)
 
     def _on_form_changed(self) -> None:
         found = self.detection.host if self.detection is not None else None

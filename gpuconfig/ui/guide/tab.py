@@ -14,7 +14,6 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFileDialog, QMenu, QPushButton, QVBoxLayout, QWidget
 
 from gpuconfig.core.build.model import Build, BuildError, read_build, resolve
-from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.guide.choose import GpuTarget, target_from_part
 from gpuconfig.core.guide.diagnose import guide_from_probe
 from gpuconfig.core.guide.guide import Guide, guide_for_gpus
@@ -23,6 +22,7 @@ from gpuconfig.core.guide.render import guide_html, guide_markdown, guide_record
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import file_stem, user_data_dir, write_text_atomic
 from gpuconfig.core.user_files import UserFileError, read_json
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.ui.background import one_line
 from gpuconfig.ui.guide.source import GuideSource
 from gpuconfig.ui.guide.view import GuideView
@@ -47,7 +47,7 @@ class GuideTab(QWidget):
 
     status_message = Signal(str)
 
-    def __init__(self, store: CatalogStore, colors: Colors, parent: QWidget | None = None) -> None:
+    def __init__(self, store: Store, colors: Colors, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.store = store
         self.colors = colors
@@ -272,11 +272,11 @@ class GuideTab(QWidget):
     # -- settings and the tab ---------------------------------------------------------------------
 
     def _restore(self) -> None:
-        count = self.store.setting(SETTING_COUNT)
-        gpu = self.store.setting(SETTING_GPU) or DEFAULT_GPU
+        count = self.store.user.setting(SETTING_COUNT)
+        gpu = self.store.user.setting(SETTING_GPU) or DEFAULT_GPU
         if not self.source.set_gpu(gpu, int(count) if count and count.isdigit() else 1):
             self.source.set_gpu(DEFAULT_GPU)
-        self.source.set_os(self.store.setting(SETTING_OS) or DEFAULT_OS)
+        self.source.set_os(self.store.user.setting(SETTING_OS) or DEFAULT_OS)
 
     def _on_source_changed(self) -> None:
         source = self.source.source()
@@ -287,8 +287,8 @@ class GuideTab(QWidget):
             (SETTING_COUNT, str(self.source.count.value())),
             (SETTING_OS, self.source.os_id()),
         ):
-            if self.store.setting(key) != value:
-                self.store.set_setting(key, value)
+            if self.store.user.setting(key) != value:
+                self.store.user.set_setting(key, value)
         self.refresh()
 
     def _on_copied(self, command: str) -> None:

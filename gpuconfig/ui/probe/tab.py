@@ -41,7 +41,7 @@ from gpuconfig.ui.theme import Colors, mark
 from gpuconfig.ui.widgets.pdf import write_pdf
 
 if TYPE_CHECKING:
-    from gpuconfig.core.catalog.store import CatalogStore
+    from gpuconfig.core.userdata.store import Store
     from gpuconfig.probe.history import ProbeHistory
     from gpuconfig.probe.sampler import Sampler, Series
     from gpuconfig.probe.session import ProbeRun
@@ -98,7 +98,7 @@ class ProbeTab(QWidget):
     def __init__(
         self,
         colors: Colors,
-        store: CatalogStore | None = None,
+        store: Store | None = None,
         history: ProbeHistory | None = None,
         only: tuple[str, ...] | None = None,
         parent: QWidget | None = None,
@@ -405,8 +405,8 @@ class ProbeTab(QWidget):
     def _on_rate(self, hz: int) -> None:
         if self.sampler is not None:
             self.sampler.set_rate(float(hz))
-        if self.store is not None and self.store.setting(SETTING_RATE) != str(hz):
-            self.store.set_setting(SETTING_RATE, str(hz))
+        if self.store is not None and self.store.user.setting(SETTING_RATE) != str(hz):
+            self.store.user.set_setting(SETTING_RATE, str(hz))
         if self._live:
             self.show_live()
 
@@ -515,7 +515,7 @@ class ProbeTab(QWidget):
         self.python.setCurrentIndex(self._add_python_item(path))
         saved = self._saved_pythons()
         if self.store is not None and path not in saved:
-            self.store.set_setting(SETTING_PYTHONS, json.dumps([*saved, path]))
+            self.store.user.set_setting(SETTING_PYTHONS, json.dumps([*saved, path]))
             self._read_chosen_python()
 
     def _on_add_python(self) -> None:
@@ -524,10 +524,10 @@ class ProbeTab(QWidget):
             self.add_python_path(path)
 
     def _saved_pythons(self) -> list[str]:
-        return pythons.added_from_setting(self.store.setting(SETTING_PYTHONS) if self.store is not None else None)
+        return pythons.added_from_setting(self.store.user.setting(SETTING_PYTHONS) if self.store is not None else None)
 
     def _saved_rate(self) -> int:
-        text = self.store.setting(SETTING_RATE) if self.store is not None else None
+        text = self.store.user.setting(SETTING_RATE) if self.store is not None else None
         return int(text) if text and text.isdigit() and 1 <= int(text) <= 10 else DEFAULT_HZ
 
     # -- the run ----------------------------------------------------------------------------------

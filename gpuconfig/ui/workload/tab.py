@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuconfig.core.catalog.store import CatalogStore
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.core.workload.advice import Option, advise, instant_options, ranked, traced_changes
 from gpuconfig.core.workload.answer import Answer, answer_from_fit, gpu_spec, prepare
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec
@@ -46,9 +46,9 @@ TraceKey = tuple[Any, ...]
 Fit = tuple[ModelSource, Fitted, float]
 
 
-def saved_workload(store: CatalogStore) -> Workload | None:
+def saved_workload(store: Store) -> Workload | None:
     """The workload the Workload tab answered last (kept in the settings), before the tab is built."""
-    saved = store.setting(SETTING_FORM)
+    saved = store.user.setting(SETTING_FORM)
     try:
         return Workload(**json.loads(saved)) if saved else None
     except (ValueError, TypeError):  # WorkloadError is a ValueError; a stale or damaged setting
@@ -65,7 +65,7 @@ class WorkloadTab(QWidget):
 
     status_message = Signal(str)
 
-    def __init__(self, store: CatalogStore, colors: Colors, parent: QWidget | None = None) -> None:
+    def __init__(self, store: Store, colors: Colors, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.store = store
         self.colors = colors
@@ -463,8 +463,8 @@ class WorkloadTab(QWidget):
 
     def _restore(self) -> None:
         """The last workload answered, else the first preset."""
-        saved = self.store.setting(SETTING_FORM)
-        gpu = self.store.setting(SETTING_GPU)
+        saved = self.store.user.setting(SETTING_FORM)
+        gpu = self.store.user.setting(SETTING_GPU)
         if gpu:
             self.form.set_gpu(gpu)
         try:
@@ -478,7 +478,7 @@ class WorkloadTab(QWidget):
             return
         workload = self.answer.estimate.workload
         text = json.dumps(workload.to_json(), sort_keys=True)
-        if self.store.setting(SETTING_FORM) != text:
-            self.store.set_setting(SETTING_FORM, text)
-        if self.answer.gpu is not None and self.store.setting(SETTING_GPU) != self.answer.gpu.id:
-            self.store.set_setting(SETTING_GPU, self.answer.gpu.id)
+        if self.store.user.setting(SETTING_FORM) != text:
+            self.store.user.set_setting(SETTING_FORM, text)
+        if self.answer.gpu is not None and self.store.user.setting(SETTING_GPU) != self.answer.gpu.id:
+            self.store.user.set_setting(SETTING_GPU, self.answer.gpu.id)

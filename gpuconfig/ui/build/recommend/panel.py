@@ -15,8 +15,8 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from gpuconfig.core.build.rules import Rules
-from gpuconfig.core.catalog.store import CatalogStore
 from gpuconfig.core.planner.recommend import Constraints, Plan, PlanError, plan_parts, recommend
+from gpuconfig.core.userdata.store import Store
 from gpuconfig.core.workload.answer import prepare
 from gpuconfig.core.workload.estimate import Fitted
 from gpuconfig.core.workload.models import ModelSource, resolve_model
@@ -39,7 +39,7 @@ class RecommendPanel(QWidget):
 
     def __init__(
         self,
-        store: CatalogStore,
+        store: Store,
         rules: Rules,
         colors: Colors,
         workload_source: WorkloadSource,
