@@ -36,17 +36,18 @@ def main() -> int:
     args = parser.parse_args()
 
     from gpuconfig.core.worker_process import run_worker
-    from gpuconfig.core.workload.answer import answer_from_fit, prepare
     from gpuconfig.core.workload.estimate import FRAGMENTATION
     from gpuconfig.core.workload.runner import WORKER, trace_request
+    from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import Workload
 
     os.environ.setdefault("GPUCONFIG_DATA_DIR", tempfile.mkdtemp(prefix="gpuconfig-bench-"))
     rows = []
     for case in CASES:
         workload = Workload(device="cpu", **case)  # type: ignore[arg-type]
-        source, fitted, seconds = prepare(workload)
-        estimate = answer_from_fit(source, fitted, workload, None, seconds).estimate
+        traced = TraceService().fit_for(workload)
+        source, seconds = traced.source, traced.trace_seconds
+        estimate = traced.answer(workload, None).estimate
         request = trace_request(source, workload, [(workload.batch, workload.seq, None)])
         request["measure"] = True
         events: list[dict[str, Any]] = []

@@ -27,14 +27,16 @@ MODELS = ("llama-3-70b", "qwen2.5-72b")
 
 def main() -> int:
     os.environ["GPUCONFIG_DATA_DIR"] = tempfile.mkdtemp(prefix="gpuconfig-speed-")
-    from gpuconfig.core.workload.answer import answer_from_fit, prepare
+    from gpuconfig.core.workload.answer import answer_from_fit
+    from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import Workload
 
     rows = []
     for model in MODELS:
         workload = Workload(model=model, task="finetune", precision="bf16", optimizer="adamw", batch=1, seq=4096)
         started = time.perf_counter()
-        source, fitted, _ = prepare(workload, use_cache=False)
+        traced = TraceService(use_cache=False).fit_for(workload)
+        source, fitted = traced.source, traced.fitted
         trace_s = time.perf_counter() - started
         worker_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
         answers = []

@@ -46,7 +46,7 @@ def main() -> int:
     from gpuconfig.core.build.rules import build_rules
     from gpuconfig.core.planner.recommend import Constraints, plan_parts, recommend
     from gpuconfig.core.userdata.store import open_default_store
-    from gpuconfig.core.workload.answer import prepare
+    from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import Workload
 
     store = open_default_store()
@@ -54,7 +54,8 @@ def main() -> int:
     rows = []
     for label, workload_fields, limits in CASES:
         workload = Workload(**workload_fields)  # type: ignore[arg-type]
-        source, fitted, _ = prepare(workload)
+        traced = TraceService().fit_for(workload)
+        source, fitted = traced.source, traced.fitted
         constraints = Constraints(**limits)  # type: ignore[arg-type]
         times = []
         for _ in range(RUNS):

@@ -94,8 +94,9 @@ def main() -> int:
     os.environ["GPUCONFIG_DATA_DIR"] = args.data_dir or tempfile.mkdtemp(prefix="gpuconfig-calibration-")
 
     from gpuconfig.core.userdata.store import open_default_store
-    from gpuconfig.core.workload.answer import gpu_spec, prepare
+    from gpuconfig.core.workload.answer import gpu_spec
     from gpuconfig.core.workload.estimate import Efficiency, NoRate, time_at
+    from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import Workload
 
     with (ROOT / "catalog" / "calibration.toml").open("rb") as handle:
@@ -110,7 +111,8 @@ def main() -> int:
         workload = Workload(device="cuda", **fields)
         gpu = gpu_spec(store, result["gpu"])
         started = time.monotonic()
-        source, fitted, _ = prepare(workload)
+        traced = TraceService().fit_for(workload)
+        source, fitted = traced.source, traced.fitted
         try:
             timing = time_at(fitted, workload, source, workload.batch, workload.seq or 0, gpu, unit)
         except NoRate as exc:

@@ -296,15 +296,16 @@ def _estimate(state: dict[str, Any]) -> str:
     if "python" not in state:
         raise Skipped("no Python with torch to trace the model in")
     from gpuconfig.core.units import format_bytes
-    from gpuconfig.core.workload.answer import answer_from_fit, gpu_spec, prepare
+    from gpuconfig.core.workload.answer import gpu_spec
+    from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import Workload
 
     os.environ[pythons.TORCH_PYTHON_ENV] = state["python"]
     workload = Workload(str(resources_dir() / MODEL_FILE), task="finetune", precision="fp32", batch=8)
-    source, fitted, seconds = prepare(workload, use_cache=False)
+    traced = TraceService(use_cache=False).fit_for(workload)
     store = state.get("store")
     gpu = gpu_spec(store, ESTIMATE_GPU) if store is not None else None
-    answer = answer_from_fit(source, fitted, workload, gpu, seconds)
+    answer = traced.answer(workload, gpu)
     params, peak = answer.estimate.params, answer.estimate.memory.peak
     if params != MODEL_PARAMS:
         raise CheckFailed(f"the trace counted {params:,} parameters in {MODEL_FILE}, not {MODEL_PARAMS:,}")
@@ -312,7 +313,8 @@ def _estimate(state: dict[str, Any]) -> str:
         raise CheckFailed(f"the estimate's peak memory is {peak} bytes")
     where = f" on {gpu.name}: {'fits' if gpu.memory_bytes >= peak else 'does not fit'}" if gpu else ""
     return (
-        f"{source.name}, batch 8: {params:,} parameters, peak {format_bytes(peak)}{where} (traced in {seconds:.1f} s)"
+        f"{traced.source.name}, batch 8: {params:,} parameters, peak {format_bytes(peak)}{where} "
+        f"(traced in {traced.trace_seconds:.1f} s)"
     )
 
 

@@ -40,8 +40,9 @@ def run(args: argparse.Namespace) -> Reply | int:
     from gpuconfig.core.egpu.check import Host
     from gpuconfig.core.egpu.report import egpu_record, egpu_text, evaluate
     from gpuconfig.core.egpu.tables import EgpuDataError, egpu_tables
-    from gpuconfig.core.workload.answer import answer_from_fit, gpu_spec, prepare
+    from gpuconfig.core.workload.answer import gpu_spec
     from gpuconfig.core.workload.runner import TraceFailed
+    from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import WorkloadError
     from gpuconfig.probe.egpu import detect, os_id
 
@@ -78,8 +79,8 @@ def run(args: argparse.Namespace) -> Reply | int:
             raise UsageError("--model: the slowdown needs the card (--gpu)")
         asked = workload(args)
         try:
-            source, fitted, seconds = prepare(asked, timeout_s=args.trace_timeout)
-            answer = answer_from_fit(source, fitted, asked, gpu_spec(store, parts["gpu"].id), seconds)
+            traced = TraceService(timeout_s=args.trace_timeout).fit_for(asked)
+            answer = traced.answer(asked, gpu_spec(store, parts["gpu"].id))
         except WorkloadError as exc:
             raise UsageError(str(exc)) from exc
         except TraceFailed as exc:

@@ -21,8 +21,9 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
 
 def run(args: argparse.Namespace) -> Reply | int:
     from gpuconfig.core.workload.advice import advise, option_record
-    from gpuconfig.core.workload.answer import answer_from_fit, answer_record, gpu_spec, prepare
+    from gpuconfig.core.workload.answer import answer_record, gpu_spec
     from gpuconfig.core.workload.runner import TraceFailed
+    from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import WorkloadError
 
     asked = workload(args)
@@ -34,8 +35,7 @@ def run(args: argparse.Namespace) -> Reply | int:
                 print(f"\rtracing {done}/{total}: {what}    ", end="", file=sys.stderr, flush=True)
 
         use_cache, timeout_s = not args.no_cache, args.trace_timeout
-        source, fitted, seconds = prepare(asked, progress, use_cache, timeout_s=timeout_s)
-        answer = answer_from_fit(source, fitted, asked, gpu, seconds)
+        answer = TraceService(use_cache, timeout_s).fit_for(asked, progress).answer(asked, gpu)
         options = []
         if gpu is not None and answer.estimate.memory.peak > gpu.memory_bytes:
             options = advise(answer, gpu, progress, use_cache=use_cache, timeout_s=timeout_s)

@@ -40,8 +40,8 @@ def run(args: argparse.Namespace) -> Reply | int:
     from gpuconfig.core.build.rules import RulesError, build_rules
     from gpuconfig.core.planner.recommend import Constraints, PlanError, plan_parts, recommend
     from gpuconfig.core.planner.records import plan_record
-    from gpuconfig.core.workload.answer import prepare
     from gpuconfig.core.workload.runner import TraceFailed
+    from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import WorkloadError
 
     asked = workload(args)
@@ -68,12 +68,13 @@ def run(args: argparse.Namespace) -> Reply | int:
             laptop_os=args.os or "linux",
             charger_w=args.charger,
         )
-        source, fitted, _ = prepare(asked, timeout_s=args.trace_timeout)
+        traced = TraceService(timeout_s=args.trace_timeout).fit_for(asked)
     except (PlanError, WorkloadError, RulesError) as exc:
         raise UsageError(str(exc)) from exc
     except TraceFailed as exc:
         return trace_failed(exc)
-    plan = recommend(source, fitted, asked, constraints, plan_parts(store), rules, store.exchange_rate(), store.part)
+    parts, rate = plan_parts(store), store.exchange_rate()
+    plan = recommend(traced.source, traced.fitted, asked, constraints, parts, rules, rate, store.part)
     return Reply(EXIT_OK, lambda: _text(plan, store, args.currency, args.top), lambda: plan_record(plan))
 
 

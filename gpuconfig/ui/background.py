@@ -13,8 +13,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from gpuconfig.core.workload.runner import TraceCancelled, TraceFailed
-from gpuconfig.core.workload.spec import WorkloadError
+from gpuconfig.core.workload.runner import TraceCancelled
+from gpuconfig.core.workload.service import failure_text
 
 Work = Callable[[Callable[[int, int, str], None], Callable[[], bool]], Any]
 
@@ -59,11 +59,8 @@ class BackgroundJob(QThread):
         except TraceCancelled:
             self.cancelled.emit(self)
             return
-        except (WorkloadError, TraceFailed) as exc:
-            self.failed.emit(self, one_line(str(exc)))
-            return
         except Exception as exc:  # a bug in the core must show as a message, never take the GUI down
-            self.failed.emit(self, one_line(f"internal error: {type(exc).__name__}: {exc}"))
+            self.failed.emit(self, one_line(failure_text(exc)))
             return
         if self._stop.is_set():
             self.cancelled.emit(self)

@@ -20,25 +20,25 @@ from gpuconfig.core.egpu.problems import egpu_problems
 from gpuconfig.core.planner.recommend import MAX_DATASET_GB, Constraints, Plan, PlanError, plan_parts, recommend
 from gpuconfig.core.planner.records import plan_record
 from gpuconfig.core.userdata.store import Store, open_default_store
-from gpuconfig.core.workload.answer import prepare
+from gpuconfig.core.workload.service import Fit, TraceService
 from gpuconfig.core.workload.spec import Workload
 
 LORA_8B = Workload("llama-3-8b", task="lora", seq=2048, precision="bf16", checkpointing=True)
 
 
 @pytest.fixture(scope="module")
-def lora_fit(module_data_dir: Path) -> Any:
-    return prepare(LORA_8B)
+def lora_fit(module_data_dir: Path) -> Fit:
+    return TraceService().fit_for(LORA_8B)
 
 
-def plan_for(store: Store, fit: Any, workload: Workload, constraints: Constraints) -> Plan:
-    source, fitted, _ = fit
+def plan_for(store: Store, fit: Fit, workload: Workload, constraints: Constraints) -> Plan:
+    source, fitted = fit.source, fit.fitted
     return recommend(
         source, fitted, workload, constraints, plan_parts(store), build_rules(), store.exchange_rate(), store.part
     )
 
 
-def test_every_candidate_holds_the_workload_passes_the_rules_and_fits_the_budget(store: Store, lora_fit: Any) -> None:
+def test_every_candidate_holds_the_workload_passes_the_rules_and_fits_the_budget(store: Store, lora_fit: Fit) -> None:
     plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000, rent=True))
     assert plan.candidates, plan.skipped
     rules = build_rules()
@@ -69,12 +69,12 @@ def test_every_candidate_holds_the_workload_passes_the_rules_and_fits_the_budget
     json.dumps(plan_record(plan))  # the CLI's JSON is JSON
 
 
-def test_a_tighter_budget_never_returns_a_dearer_build(store: Store, lora_fit: Any) -> None:
+def test_a_tighter_budget_never_returns_a_dearer_build(store: Store, lora_fit: Fit) -> None:
     plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=2200))
     assert all(c.cost <= 2200 for c in plan.candidates)
 
 
-def test_owned_parts_cost_nothing(store: Store, lora_fit: Any) -> None:
+def test_owned_parts_cost_nothing(store: Store, lora_fit: Fit) -> None:
     plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000, owned=("nvidia-geforce-rtx-4090",)))
     with_card = [c for c in plan.candidates if c.build.lines[0].part_id == "nvidia-geforce-rtx-4090"]
     assert with_card
@@ -113,7 +113,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cli_recommend_llama3_8b_lora_within_3000_usd(lora_fit: Any) -> None:
+def test_cli_recommend_llama3_8b_lora_within_3000_usd(lora_fit: Fit) -> None:
     result = run_cli(
         "recommend",
         "--model",
@@ -188,7 +188,7 @@ def test_traffic_between_cards_follows_the_strategy() -> None:
     assert traffic_bytes("fsdp", 4, weights, grads, 2) == pytest.approx(2 * 2 * 0.75 * weights + 0.75 * grads)
 
 
-def test_several_cards_are_paced_by_their_slowest_slot(store: Store, lora_fit: Any) -> None:
+def test_several_cards_are_paced_by_their_slowest_slot(store: Store, lora_fit: Fit) -> None:
     plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000))
     multi = [c for c in plan.candidates if c.option.count > 1 and c.option.step_seconds is not None]
     assert multi
@@ -200,9 +200,9 @@ def test_several_cards_are_paced_by_their_slowest_slot(store: Store, lora_fit: A
     assert rules.link_gbs(5, 16) == pytest.approx(55.4)
 
 
-def test_what_it_would_take_counts_only_cards_for_a_machine(store: Store, lora_fit: Any) -> None:
+def test_what_it_would_take_counts_only_cards_for_a_machine(store: Store, lora_fit: Fit) -> None:
     amp = LORA_8B.with_changes(precision="amp_bf16", checkpointing=False)  # fp32 master weights: 30 GiB
-    fit = prepare(amp)
+    fit = TraceService().fit_for(amp)
     plan = plan_for(store, fit, amp, Constraints(budget=3000))
     assert plan.shortfall is not None and plan.shortfall.needed
     for needed in plan.shortfall.needed:
@@ -214,7 +214,7 @@ def test_what_it_would_take_counts_only_cards_for_a_machine(store: Store, lora_f
 # --- a laptop with an eGPU -------------------------------------------------------------------------------
 
 
-def test_egpu_builds_are_one_card_in_an_enclosure_that_works_with_the_port(store: Store, lora_fit: Any) -> None:
+def test_egpu_builds_are_one_card_in_an_enclosure_that_works_with_the_port(store: Store, lora_fit: Fit) -> None:
     tower = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000, max_gpus=1))
     plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000, form="egpu", port="TB4", charger_w=65))
     assert plan.candidates, plan.skipped
@@ -240,7 +240,7 @@ def test_egpu_builds_are_one_card_in_an_enclosure_that_works_with_the_port(store
     assert "Laptop with eGPU" in plan.notes[0]
 
 
-def test_no_egpu_on_a_port_without_pcie(store: Store, lora_fit: Any) -> None:
+def test_no_egpu_on_a_port_without_pcie(store: Store, lora_fit: Fit) -> None:
     plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000, form="egpu", port="USB-C"))
     assert not plan.candidates
     assert plan.skipped and all("port" in s for s in plan.skipped)

@@ -180,7 +180,7 @@ def test_the_workload_tab_workload_gets_its_slowdown(  # type: ignore[no-untyped
     assert "slower" in panel.figures["serial"].text() or "none measurable" in panel.figures["serial"].text()
     # Another card: answered again from the trace at hand, at once.
     choose(tab, gpu="nvidia-geforce-rtx-4090")
-    assert tab._trace_job is None
+    assert tab.tracing.current is None
     assert tab.answer is not None and tab.answer.gpu is not None and tab.answer.gpu.id == "nvidia-geforce-rtx-4090"
     assert panel.what.text().endswith("on GeForce RTX 4090")
 

@@ -52,7 +52,7 @@ def tiny_workload(model: Path, **changes: object) -> Workload:
 
 def wait_for_answer(qtbot, tab: WorkloadTab, batch: int | None = None) -> None:  # type: ignore[no-untyped-def]
     def answered() -> bool:
-        if tab.answer is None or tab._debounce.isActive() or tab._prepare is not None:
+        if tab.answer is None or tab._debounce.isActive() or tab.tracing.current is not None:
             return False
         return batch is None or tab.answer.estimate.workload.batch == batch
 

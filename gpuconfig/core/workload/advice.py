@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gpuconfig.core.workload.answer import Answer, answer_from_fit, prepare
+from gpuconfig.core.workload.answer import Answer, answer_from_fit
 from gpuconfig.core.workload.estimate import GpuSpec
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S, TraceFailed
+from gpuconfig.core.workload.service import TraceService
 from gpuconfig.core.workload.spec import MAX_SIZE, Workload, WorkloadError
 
 FSDP_GPUS = (2, 4, 8)
@@ -125,18 +126,19 @@ def advise(
     options = instant_options(base, gpu)
     reference = _step(base)
     changes = traced_changes(base.estimate.workload)
+    service = TraceService(use_cache, timeout_s)
     for done, (label, changed, alters) in enumerate(changes):
         if progress is not None:
             progress(done, len(changes), label)
         try:
-            source, fitted, seconds = prepare(changed, use_cache=use_cache, cancelled=cancelled, timeout_s=timeout_s)
+            traced = service.fit_for(changed, cancelled=cancelled)
         except (TraceFailed, WorkloadError):
             continue  # a change this model does not support is not an option; the others still are
-        answer = answer_from_fit(source, fitted, changed, gpu, seconds)
+        answer = traced.answer(changed, gpu)
         option = _option(label, answer, reference, alters, True, gpu)
         options.append(option)
         if not option.fits and changed.training:  # one change is not enough: shrink the micro-batch on top
-            options += _shrunk(source, fitted, changed, gpu, reference, f"{label}, ", alters, True)
+            options += _shrunk(traced.source, traced.fitted, changed, gpu, reference, f"{label}, ", alters, True)
     if progress is not None:
         progress(len(changes), len(changes), "done")
     return ranked(options)

@@ -1,4 +1,5 @@
-"""One estimate end to end: resolve the model, trace (or reuse the cached trace), fit, and answer."""
+"""The instant part of an estimate: memory, time and the verdict from a fitted trace (core/workload/service.py
+makes the fit)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,9 @@ from gpuconfig.core.workload.estimate import (
     NoRate,
     Timing,
     estimate_from_fit,
-    fit,
     time_at,
 )
-from gpuconfig.core.workload.models import ModelSource, resolve_model
-from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S, Progress, run_trace
+from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
 
@@ -43,22 +42,6 @@ class Answer:
     timing: Timing | None
     gpu: GpuSpec | None
     time_note: str  # why there is no timing, when there is none
-
-
-def prepare(
-    workload: Workload,
-    progress: Progress | None = None,
-    use_cache: bool = True,
-    cancelled: Any = None,
-    timeout_s: float = TRACE_TIMEOUT_S,
-) -> tuple[ModelSource, Fitted, float]:
-    """The slow part (a trace, unless cached): resolve the model and fit it."""
-    source = resolve_model(workload.model)
-    seq = workload.seq or source.default_seq()
-    trace = run_trace(
-        source, workload, workload.batch, seq, progress, cancelled, timeout_s=timeout_s, use_cache=use_cache
-    )
-    return source, fit(trace), trace.seconds
 
 
 def answer_from_fit(

@@ -38,8 +38,8 @@ from gpuconfig.core.egpu.tables import EgpuDataError, EgpuTables, egpu_tables
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import file_stem, write_text_atomic
 from gpuconfig.core.userdata.store import Store
-from gpuconfig.core.workload.answer import Answer, answer_from_fit, gpu_spec, prepare
-from gpuconfig.core.workload.models import resolve_model
+from gpuconfig.core.workload.answer import Answer, gpu_spec
+from gpuconfig.core.workload.service import Fit, Resolved
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 from gpuconfig.probe.egpu import Detection, detect, os_id
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
@@ -49,7 +49,7 @@ from gpuconfig.ui.egpu.speed import LinkPanel, WorkloadPanel
 from gpuconfig.ui.egpu.view import ChecksTable, NotesList, VerdictBanner
 from gpuconfig.ui.theme import Colors
 from gpuconfig.ui.workload.tab import SETTING_GPU as WORKLOAD_GPU
-from gpuconfig.ui.workload.tab import Fit, TraceKey, trace_key
+from gpuconfig.ui.workload.tracing import Tracing
 
 SETTINGS = {key: f"egpu.{key}" for key in ("port", "os", "charger", "dock", "gpu")}
 DEFAULT_PORT, DEFAULT_DOCK, DEFAULT_GPU = "TB4", "razer-core-x", "nvidia-geforce-rtx-3090"
@@ -88,10 +88,9 @@ class EgpuTab(QWidget):
         self.report: EgpuReport | None = None
         self._workload_problem = ""
         self._model_name = ""  # the workload's model as the zoo or its config names it
-        self._fits: dict[TraceKey, Fit] = {}
+        self.tracing = Tracing(parent=self)
         self._jobs = Jobs(self)
         self._detect_job: BackgroundJob | None = None
-        self._trace_job: tuple[BackgroundJob, TraceKey] | None = None
         self._gpus = {p.id: p for p in store.parts("gpu") if p.specs.get("form_factor") == "PCIe card"}
 
         self.form = EgpuForm(store.parts("dock"), list(self._gpus.values()))
@@ -140,6 +139,9 @@ class EgpuTab(QWidget):
         self.form.changed.connect(self._on_form_changed)
         self.form.use_detected.connect(self.use_detected)
         self.measurer.measured.connect(self._on_measured)
+        self.tracing.progressed.connect(self._on_trace_progress)
+        self.tracing.succeeded.connect(self._on_traced)
+        self.tracing.failed.connect(self._on_trace_failed)
         self.form.show_detection(None, False)
         self.refresh()
 
@@ -226,7 +228,7 @@ class EgpuTab(QWidget):
                 self.tr("No workload yet. Describe one in the Workload tab (model, task, batch, length) and its "
                         "slowdown on this link shows here.")
             )  # fmt: skip
-        elif self._trace_job is not None:
+        elif self.tracing.current is not None:
             return  # the progress shows until the trace is done
         elif self._workload_problem:
             panel.show_message(self._workload_problem, self._workload_text())
@@ -301,42 +303,33 @@ class EgpuTab(QWidget):
         self.workload = self.workload_source()
         self._workload_problem = ""
         if self.workload is None:
-            self._cancel_trace()
+            self.tracing.cancel()
             self.answer = None
             self.refresh()
             return
         workload = self.workload
         self._model_name = ""
         try:
-            source = resolve_model(workload.model)
-            key = trace_key(source, workload)
-            self._model_name = source.name
+            resolved = self.tracing.service.resolve(workload)
+            self._model_name = resolved.source.name
         except WorkloadError as exc:
-            self._cancel_trace()
+            self.tracing.cancel()
             self._set_problem(str(exc))
             return
-        fit = self._fits.get(key)
+        fit = self.tracing.service.fit(resolved.key)
         if fit is not None:
-            self._cancel_trace()
+            self.tracing.cancel()
             self._answer(workload, fit)
             return
-        if self._trace_job is not None and self._trace_job[1] == key:
+        if not self.tracing.start(resolved):
             return  # already tracing it
-        self._cancel_trace()
         self.answer = None  # the last answer was of another workload
-        job = BackgroundJob(lambda progress, cancelled: prepare(workload, progress=progress, cancelled=cancelled))
-        job.progressed.connect(self._on_trace_progress)
-        job.succeeded.connect(self._on_traced)
-        job.failed.connect(self._on_trace_failed)
-        self._trace_job = (job, key)
-        self._jobs.start(job)
         self.refresh()
         self.workload_panel.show_busy(self._workload_text(), self.tr("Tracing the model…"), 0, 0)
 
     def _answer(self, workload: Workload, fit: Fit) -> None:
-        source, fitted, seconds = fit
         try:
-            self.answer = answer_from_fit(source, fitted, workload, gpu_spec(self.store, self.form.gpu_id()), seconds)
+            self.answer = fit.answer(workload, gpu_spec(self.store, self.form.gpu_id()))
         except WorkloadError as exc:
             self._set_problem(str(exc))
             return
@@ -347,28 +340,16 @@ class EgpuTab(QWidget):
         self._workload_problem = one_line(message)
         self.refresh()
 
-    def _cancel_trace(self) -> None:
-        if self._trace_job is not None:
-            self._trace_job[0].cancel()
-            self._trace_job = None
+    def _on_trace_progress(self, _resolved: Resolved, done: int, total: int, what: str) -> None:
+        text = self.tr("Tracing: {what}").format(what=what)
+        self.workload_panel.show_busy(self._workload_text(), text, done, total)
 
-    def _on_trace_progress(self, job: BackgroundJob, done: int, total: int, what: str) -> None:
-        if self._trace_job is not None and job is self._trace_job[0]:
-            text = self.tr("Tracing: {what}").format(what=what)
-            self.workload_panel.show_busy(self._workload_text(), text, done, total)
-
-    def _on_traced(self, job: BackgroundJob, fit: Fit) -> None:
-        if self._trace_job is None or job is not self._trace_job[0]:
-            return
-        self._fits[self._trace_job[1]] = fit
-        self._trace_job = None
+    def _on_traced(self, _resolved: Resolved, fit: Fit) -> None:
         if self.workload is not None:
             self._answer(self.workload, fit)
 
-    def _on_trace_failed(self, job: BackgroundJob, message: str) -> None:
-        if self._trace_job is not None and job is self._trace_job[0]:
-            self._trace_job = None
-            self._set_problem(message)
+    def _on_trace_failed(self, _resolved: Resolved, message: str) -> None:
+        self._set_problem(message)
 
     # -- exports ----------------------------------------------------------------------------------
 
@@ -447,10 +428,11 @@ class EgpuTab(QWidget):
 
     def running(self) -> bool:
         """Whether any background job is still alive (a cancelled one until its thread has ended)."""
-        return bool(self._jobs) or self.measurer.running()
+        return self.tracing.running() or bool(self._jobs) or self.measurer.running()
 
     def shutdown(self, wait_ms: int = 10_000) -> None:
         """Cancel the trace and the measurement (its worker process is killed) and wait for the threads."""
+        self.tracing.shutdown(wait_ms)
         self._jobs.shutdown(wait_ms)
         self.measurer.shutdown(wait_ms)
 
@@ -467,5 +449,5 @@ class EgpuTab(QWidget):
             self.detect_host()
         workload = self.workload_source()  # the Workload tab may have changed it since
         stale = workload is not None and self.answer is None and not self._workload_problem
-        if workload != self.workload or (stale and self._trace_job is None):
+        if workload != self.workload or (stale and self.tracing.current is None):
             self.estimate_workload()

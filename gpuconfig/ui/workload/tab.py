@@ -28,22 +28,20 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.userdata.store import Store
 from gpuconfig.core.workload.advice import Option, advise, instant_options, ranked, traced_changes
-from gpuconfig.core.workload.answer import Answer, answer_from_fit, gpu_spec, prepare
-from gpuconfig.core.workload.estimate import Fitted, GpuSpec
-from gpuconfig.core.workload.models import ModelSource, resolve_model
-from gpuconfig.core.workload.runner import trace_settings
+from gpuconfig.core.workload.answer import Answer, gpu_spec
+from gpuconfig.core.workload.estimate import GpuSpec
+from gpuconfig.core.workload.service import Fit, Resolved, TraceKey
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
 from gpuconfig.ui.theme import Colors, mark
 from gpuconfig.ui.workload.answer import AnswerView
 from gpuconfig.ui.workload.form import PRESETS, WorkloadForm
 from gpuconfig.ui.workload.techniques import TechniquesPanel
+from gpuconfig.ui.workload.tracing import Tracing
 
 DEBOUNCE_MS = 300
 FIRST_PRESET = "image_classification"
 SETTING_FORM, SETTING_GPU = "workload.form", "workload.gpu"
-TraceKey = tuple[Any, ...]
-Fit = tuple[ModelSource, Fitted, float]
 
 
 def saved_workload(store: Store) -> Workload | None:
@@ -53,11 +51,6 @@ def saved_workload(store: Store) -> Workload | None:
         return Workload(**json.loads(saved)) if saved else None
     except (ValueError, TypeError):  # WorkloadError is a ValueError; a stale or damaged setting
         return None
-
-
-def trace_key(source: ModelSource, workload: Workload) -> TraceKey:
-    """What a trace depends on; two workloads with the same key share one fit."""
-    return (source.kind, source.digest, *trace_settings(workload).values())
 
 
 class WorkloadTab(QWidget):
@@ -70,13 +63,10 @@ class WorkloadTab(QWidget):
         self.store = store
         self.colors = colors
         self.answer: Answer | None = None
-        self.traces_started = 0  # trace jobs started (the tests count them)
-        self._fits: dict[TraceKey, Fit] = {}
+        self.tracing = Tracing(parent=self)
         self._gpus: dict[str, GpuSpec] = {}
-        self._failed: dict[TraceKey, str] = {}
         self._cancelled_key: TraceKey | None = None
-        self._jobs = Jobs(self)
-        self._prepare: tuple[BackgroundJob, TraceKey, str] | None = None  # job, key, model name
+        self._jobs = Jobs(self)  # the technique comparison's
         self._advice: tuple[BackgroundJob, Any] | None = None  # job, key
         self._advice_cache: dict[Any, list[Option]] = {}
         self._compare_for: Any = None  # compare even though it fits: the user asked, for this workload
@@ -199,6 +189,9 @@ class WorkloadTab(QWidget):
         self.run_button.clicked.connect(self.run_again)
         self.panel.compare_requested.connect(self.compare_techniques)
         self.panel.apply_requested.connect(self.apply_workload)
+        self.tracing.progressed.connect(self._on_trace_progress)
+        self.tracing.succeeded.connect(self._on_traced)
+        self.tracing.failed.connect(self._on_trace_failed)
         self._debounce.start()
 
     # -- public -----------------------------------------------------------------------------------
@@ -219,9 +212,14 @@ class WorkloadTab(QWidget):
         except WorkloadError:
             return None
 
+    @property
+    def traces_started(self) -> int:
+        """Trace jobs started (the tests count them)."""
+        return self.tracing.started
+
     def running(self) -> bool:
         """Whether any background job is still alive (a cancelled one until its thread has ended)."""
-        return bool(self._jobs)
+        return self.tracing.running() or bool(self._jobs)
 
     def shutdown(self, wait_ms: int = 10_000) -> None:
         """Cancel everything and wait for the threads (a trace process is killed at once)."""
@@ -229,6 +227,7 @@ class WorkloadTab(QWidget):
         if self._save_timer.isActive():
             self._save_timer.stop()
             self._save()
+        self.tracing.shutdown(wait_ms)
         self._jobs.shutdown(wait_ms)
 
     def apply_colors(self, colors: Colors) -> None:
@@ -245,15 +244,15 @@ class WorkloadTab(QWidget):
         self._debounce.stop()
         try:
             workload = self.form.workload()
-            source = resolve_model(workload.model)
+            resolved = self.tracing.service.resolve(workload)
             gpu = self._gpu(workload)
         except WorkloadError as exc:
             self._cancel_jobs()
             self._show_error(str(exc))
             return
-        self.form.set_default_seq(source.default_seq())
-        key = trace_key(source, workload)
-        fit = self._fits.get(key)
+        self.form.set_default_seq(resolved.source.default_seq())
+        key, service = resolved.key, self.tracing.service
+        fit = service.fit(key)
         if fit is not None:
             try:
                 self._answer(workload, fit, gpu)
@@ -261,17 +260,18 @@ class WorkloadTab(QWidget):
                 self._cancel_jobs()
                 self._show_error(str(exc))
             return
-        if key in self._failed:
+        failure = service.failure(key)
+        if failure is not None:
             self._cancel_jobs()
-            self._show_error(self._failed[key], again=True)
+            self._show_error(failure, again=True)
             return
-        if self._prepare is not None and self._prepare[1] == key:
+        if self.tracing.tracing(key):
             return  # already tracing this: its result answers the form as it is then
         self._cancel_jobs()
         if key == self._cancelled_key:
             self._show_idle(self.tr("Trace cancelled."), again=True)
             return
-        self._start_prepare(workload, source, key)
+        self._start_trace(resolved)
 
     def _gpu(self, workload: Workload) -> GpuSpec | None:
         if workload.device != "cuda":
@@ -282,8 +282,7 @@ class WorkloadTab(QWidget):
         return self._gpus[part_id]
 
     def _answer(self, workload: Workload, fit: Fit, gpu: GpuSpec | None) -> None:
-        source, fitted, seconds = fit
-        answer = answer_from_fit(source, fitted, workload, gpu, seconds)
+        answer, seconds = fit.answer(workload, gpu), fit.trace_seconds
         self.answer = answer
         self._clear_error()
         self.results.setEnabled(True)
@@ -295,7 +294,7 @@ class WorkloadTab(QWidget):
             self._show_idle(self._trace_note(seconds))
             return
         fits = answer.estimate.memory.peak <= gpu.memory_bytes
-        advice_key = (source.digest, workload, gpu.id)
+        advice_key = (fit.source.digest, workload, gpu.id)
         cached = self._advice_cache.get(advice_key)
         if cached is not None:
             self._cancel_advice()
@@ -316,34 +315,26 @@ class WorkloadTab(QWidget):
 
     # -- background jobs --------------------------------------------------------------------------
 
-    def _start_prepare(self, workload: Workload, source: ModelSource, key: TraceKey) -> None:
+    def _start_trace(self, resolved: Resolved) -> None:
         self._cancelled_key = None
-        job = BackgroundJob(lambda progress, cancelled: prepare(workload, progress=progress, cancelled=cancelled))
-        self._prepare = (job, key, source.name)
-        self.traces_started += 1
+        self.tracing.start(resolved)
         self._clear_error()  # the form is valid again; whatever the trace says comes next
         if self.answer is None:
             self.view.verdict.setText(self.tr("Tracing the model to find out what it needs…"))
         self.results.setEnabled(False)  # what is shown is for an older workload until the trace is done
-        self._start(job)
-        self._show_busy(self.tr("Tracing {model}…").format(model=source.name), 0, 0)
+        self._show_busy(self.tr("Tracing {model}…").format(model=resolved.source.name), 0, 0)
 
     def _start_advice(self, gpu: GpuSpec, base: Answer, key: Any) -> None:
         job = BackgroundJob(lambda progress, cancelled: advise(base, gpu, progress=progress, cancelled=cancelled))
         self._advice = (job, key)
-        self._start(job)
+        job.progressed.connect(self._on_advice_progress)
+        job.succeeded.connect(self._on_advised)
+        job.failed.connect(self._on_advice_failed)
+        self._jobs.start(job)
         self._show_busy(self.tr("Comparing techniques…"), 0, 0)
 
-    def _start(self, job: BackgroundJob) -> None:
-        job.progressed.connect(self._on_progress)
-        job.succeeded.connect(self._on_succeeded)
-        job.failed.connect(self._on_failed)
-        self._jobs.start(job)
-
     def _cancel_jobs(self) -> None:
-        if self._prepare is not None:
-            self._prepare[0].cancel()
-            self._prepare = None
+        self.tracing.cancel()
         self._cancel_advice()
 
     def _cancel_advice(self) -> None:
@@ -353,9 +344,10 @@ class WorkloadTab(QWidget):
 
     def cancel(self) -> None:
         """The Cancel button: stop the trace or the comparison now running."""
-        if self._prepare is not None:
-            self._cancelled_key = self._prepare[1]
-            self._cancel_jobs()
+        cancelled = self.tracing.cancel()
+        if cancelled is not None:
+            self._cancelled_key = cancelled.key
+            self._cancel_advice()
             self._show_idle(self.tr("Trace cancelled."), again=True)
             self.status_message.emit(self.tr("Trace cancelled"))
         elif self._advice is not None:
@@ -369,7 +361,7 @@ class WorkloadTab(QWidget):
     def run_again(self) -> None:
         """Try the current form again after a cancel or a failure."""
         self._cancelled_key = None
-        self._failed.clear()
+        self.tracing.service.forget_failures()
         self.recompute()
 
     def compare_techniques(self) -> None:
@@ -380,22 +372,21 @@ class WorkloadTab(QWidget):
         self._compare_for = (self.answer.source.digest, workload, self.answer.gpu.id)
         self.recompute()
 
-    def _on_progress(self, job: BackgroundJob, done: int, total: int, what: str) -> None:
-        if self._prepare is not None and job is self._prepare[0]:
-            text = self.tr("Tracing {model}: {what}").format(model=self._prepare[2], what=what)
-        elif self._advice is not None and job is self._advice[0]:
-            text = self.tr("Comparing techniques: {what}").format(what=what)
-        else:
-            return  # superseded
-        self._show_busy(text, done, total)
+    def _on_trace_progress(self, resolved: Resolved, done: int, total: int, what: str) -> None:
+        self._show_busy(self.tr("Tracing {model}: {what}").format(model=resolved.source.name, what=what), done, total)
 
-    def _on_succeeded(self, job: BackgroundJob, result: Any) -> None:
-        if self._prepare is not None and job is self._prepare[0]:
-            key = self._prepare[1]
-            self._prepare = None
-            self._fits[key] = result
-            self.recompute()
-        elif self._advice is not None and job is self._advice[0]:
+    def _on_traced(self, _resolved: Resolved, _fit: Fit) -> None:
+        self.recompute()  # the fit is at hand: answer the form as it is now
+
+    def _on_trace_failed(self, _resolved: Resolved, message: str) -> None:
+        self._show_error(message, again=True)
+
+    def _on_advice_progress(self, job: BackgroundJob, done: int, total: int, what: str) -> None:
+        if self._advice is not None and job is self._advice[0]:
+            self._show_busy(self.tr("Comparing techniques: {what}").format(what=what), done, total)
+
+    def _on_advised(self, job: BackgroundJob, result: list[Option]) -> None:
+        if self._advice is not None and job is self._advice[0]:
             key = self._advice[1]
             self._advice = None
             self._advice_cache[key] = result
@@ -403,12 +394,8 @@ class WorkloadTab(QWidget):
                 self.panel.show_options(self.answer, result, pending=False)
                 self._show_idle(self.tr("Techniques compared."))
 
-    def _on_failed(self, job: BackgroundJob, message: str) -> None:
-        if self._prepare is not None and job is self._prepare[0]:
-            self._failed[self._prepare[1]] = message
-            self._prepare = None
-            self._show_error(message, again=True)
-        elif self._advice is not None and job is self._advice[0]:
+    def _on_advice_failed(self, job: BackgroundJob, message: str) -> None:
+        if self._advice is not None and job is self._advice[0]:
             self._advice = None
             self._compare_for = None
             if self.answer is not None:

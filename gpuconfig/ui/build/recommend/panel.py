@@ -8,7 +8,6 @@ thread (the planner itself takes milliseconds).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QShowEvent
@@ -17,15 +16,13 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QS
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.planner.recommend import Constraints, Plan, PlanError, plan_parts, recommend
 from gpuconfig.core.userdata.store import Store
-from gpuconfig.core.workload.answer import prepare
-from gpuconfig.core.workload.estimate import Fitted
-from gpuconfig.core.workload.models import ModelSource, resolve_model
+from gpuconfig.core.workload.service import Fit, Resolved
 from gpuconfig.core.workload.spec import Workload, WorkloadError
-from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
+from gpuconfig.ui.background import one_line
 from gpuconfig.ui.build.recommend.form import RecommendForm
 from gpuconfig.ui.build.recommend.plan_view import PlanView
 from gpuconfig.ui.theme import Colors, mark
-from gpuconfig.ui.workload.tab import TraceKey, trace_key
+from gpuconfig.ui.workload.tracing import Tracing
 
 REPLAN_MS = 250
 WorkloadSource = Callable[[], Workload | None]
@@ -49,10 +46,7 @@ class RecommendPanel(QWidget):
         self.store, self.rules, self.colors = store, rules, colors
         self.workload_source = workload_source
         self.plan: Plan | None = None
-        self.traces_started = 0  # the tests count them
-        self._fits: dict[TraceKey, tuple[ModelSource, Fitted]] = {}
-        self._jobs = Jobs(self)
-        self._job: tuple[BackgroundJob, TraceKey] | None = None
+        self.tracing = Tracing(parent=self)
 
         heading = QLabel(self.tr("Recommend a machine"))
         font = heading.font()
@@ -99,9 +93,17 @@ class RecommendPanel(QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         self.form.changed.connect(self._replan.start)
         self.view.candidate_chosen.connect(lambda c: self.build_chosen.emit(c.build))
+        self.tracing.progressed.connect(self._on_trace_progress)
+        self.tracing.succeeded.connect(self._on_traced)
+        self.tracing.failed.connect(self._on_trace_failed)
         self._idle("")
 
     # -- public -----------------------------------------------------------------------------------
+
+    @property
+    def traces_started(self) -> int:
+        """Trace jobs started (the tests count them)."""
+        return self.tracing.started
 
     def refresh_workload(self) -> None:
         """Read the Workload tab's workload again."""
@@ -114,40 +116,30 @@ class RecommendPanel(QWidget):
         try:
             workload = self.form.workload()
             constraints = self.form.constraints()
-            source = resolve_model(workload.model)
+            resolved = self.tracing.service.resolve(workload)
         except (WorkloadError, PlanError) as exc:
             self._show_error(str(exc))
             return
-        key = trace_key(source, workload)
-        fit = self._fits.get(key)
+        fit = self.tracing.service.fit(resolved.key)
         if fit is not None:
-            self._cancel_job()
-            self._plan(workload, constraints, *fit)
+            self.tracing.cancel()
+            self._plan(workload, constraints, fit)
             return
-        if self._job is not None and self._job[1] == key:
+        if not self.tracing.start(resolved):
             return  # already tracing this model: the form as it is then is planned when the trace is done
-        self._cancel_job()
-        job = BackgroundJob(lambda progress, cancelled: prepare(workload, progress=progress, cancelled=cancelled))
-        job.progressed.connect(self._on_progress)
-        job.succeeded.connect(self._on_succeeded)
-        job.failed.connect(self._on_failed)
-        self._job = (job, key)
-        self.traces_started += 1
         self._clear_error()
-        self._jobs.start(job)
-        self._busy(self.tr("Tracing {model}…").format(model=source.name), 0, 0)
+        self._busy(self.tr("Tracing {model}…").format(model=resolved.source.name), 0, 0)
 
     def cancel(self) -> None:
-        if self._job is not None:
-            self._cancel_job()
+        if self.tracing.cancel() is not None:
             self._idle(self.tr("Cancelled."))
 
     def running(self) -> bool:
-        return bool(self._jobs)
+        return self.tracing.running()
 
     def shutdown(self, wait_ms: int = 10_000) -> None:
         self._replan.stop()
-        self._jobs.shutdown(wait_ms)
+        self.tracing.shutdown(wait_ms)
 
     def apply_colors(self, colors: Colors) -> None:
         self.colors = colors
@@ -159,13 +151,12 @@ class RecommendPanel(QWidget):
 
     # -- planning ---------------------------------------------------------------------------------
 
-    def _plan(self, workload: Workload, constraints: Constraints, source: ModelSource, fitted: Fitted) -> None:
+    def _plan(self, workload: Workload, constraints: Constraints, fit: Fit) -> None:
         parts = plan_parts(self.store)
         by_id = {p.id: p for p in parts}
+        source, rate = fit.source, self.store.exchange_rate()
         try:
-            plan = recommend(
-                source, fitted, workload, constraints, parts, self.rules, self.store.exchange_rate(), by_id.get
-            )
+            plan = recommend(source, fit.fitted, workload, constraints, parts, self.rules, rate, by_id.get)
         except (WorkloadError, PlanError) as exc:
             self._show_error(str(exc))
             return
@@ -176,38 +167,23 @@ class RecommendPanel(QWidget):
 
     def _on_replan(self) -> None:
         """A limit changed: plan again when the workload's trace is at hand (no trace starts by itself)."""
-        if self.plan is None and self._job is None:
+        if self.plan is None and self.tracing.current is None:
             return
         try:
-            workload = self.form.workload()
-            key = trace_key(resolve_model(workload.model), workload)
+            key = self.tracing.service.resolve(self.form.workload()).key
         except (WorkloadError, PlanError):
             return
-        if key in self._fits:
+        if self.tracing.service.fit(key) is not None:
             self.run()
 
-    def _cancel_job(self) -> None:
-        if self._job is not None:
-            self._job[0].cancel()
-            self._job = None
+    def _on_trace_progress(self, _resolved: Resolved, done: int, total: int, what: str) -> None:
+        self._busy(self.tr("Tracing: {what}").format(what=what), done, total)
 
-    def _on_progress(self, job: BackgroundJob, done: int, total: int, what: str) -> None:
-        if self._job is not None and job is self._job[0]:
-            self._busy(self.tr("Tracing: {what}").format(what=what), done, total)
-
-    def _on_succeeded(self, job: BackgroundJob, result: Any) -> None:
-        if self._job is None or job is not self._job[0]:
-            return
-        key = self._job[1]
-        self._job = None
-        source, fitted, _seconds = result
-        self._fits[key] = (source, fitted)
+    def _on_traced(self, _resolved: Resolved, _fit: Fit) -> None:
         self.run()  # the limits may have changed while the model was traced: plan for the form as it is now
 
-    def _on_failed(self, job: BackgroundJob, message: str) -> None:
-        if self._job is not None and job is self._job[0]:
-            self._job = None
-            self._show_error(message)
+    def _on_trace_failed(self, _resolved: Resolved, message: str) -> None:
+        self._show_error(message)
 
     # -- showing ----------------------------------------------------------------------------------
 

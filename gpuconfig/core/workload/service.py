@@ -1,0 +1,133 @@
+"""Trace and fit a workload's model once, then answer every batch, length and GPU from the fit.
+
+A `TraceService` resolves a workload's model, names what its trace depends on (the key: two workloads
+that differ only in batch, length, accumulation, GPUs or strategy share one), keeps the fits it has made
+and the failures it has met, and runs the slow step (a trace in the worker process, or the disk cache,
+then the fit) on whatever thread calls it. The GUI runs that step on a worker thread
+(ui/workload/tracing.py); the command line calls it directly.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from gpuconfig.core.workload.answer import Answer, answer_from_fit
+from gpuconfig.core.workload.estimate import Fitted, GpuSpec, fit
+from gpuconfig.core.workload.models import ModelSource, resolve_model
+from gpuconfig.core.workload.runner import (
+    TRACE_TIMEOUT_S,
+    Progress,
+    TraceCancelled,
+    TraceFailed,
+    run_trace,
+    trace_settings,
+)
+from gpuconfig.core.workload.spec import Workload, WorkloadError
+
+TraceKey = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A model's trace, fitted: it answers any workload with the same key at once."""
+
+    source: ModelSource
+    fitted: Fitted
+    trace_seconds: float
+
+    def answer(self, workload: Workload, gpu: GpuSpec | None) -> Answer:
+        """Memory, time and the verdict of `workload` (its key must be this fit's) on `gpu`, in milliseconds."""
+        return answer_from_fit(self.source, self.fitted, workload, gpu, self.trace_seconds)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A workload with its model found: what the slow step needs, and the key its fit is kept under."""
+
+    workload: Workload
+    source: ModelSource
+    key: TraceKey
+
+
+def trace_key(source: ModelSource, workload: Workload) -> TraceKey:
+    """What a trace depends on; two workloads with the same key share one fit."""
+    return (source.kind, source.digest, *trace_settings(workload).values())
+
+
+def failure_text(exc: Exception) -> str:
+    """What a failed trace tells the user: an expected failure's own message, else the bug's type too."""
+    if isinstance(exc, (TraceFailed, WorkloadError)):
+        return str(exc)
+    return f"internal error: {type(exc).__name__}: {exc}"
+
+
+class TraceService:
+    """The fits made and the failures met, by key. `use_cache` and `timeout_s` apply to every trace it runs.
+
+    Safe to call from two threads: the slow step runs on a worker while the GUI thread looks fits up.
+    """
+
+    def __init__(self, use_cache: bool = True, timeout_s: float = TRACE_TIMEOUT_S) -> None:
+        self.use_cache = use_cache
+        self.timeout_s = timeout_s
+        self._lock = threading.Lock()
+        self._fits: dict[TraceKey, Fit] = {}
+        self._failures: dict[TraceKey, str] = {}
+
+    def resolve(self, workload: Workload) -> Resolved:
+        """Find the workload's model (a file is read and hashed, milliseconds) and its key.
+        Raises WorkloadError when there is no such model."""
+        source = resolve_model(workload.model)
+        return Resolved(workload, source, trace_key(source, workload))
+
+    def fit(self, key: TraceKey) -> Fit | None:
+        """The fit made for this key, or None."""
+        with self._lock:
+            return self._fits.get(key)
+
+    def failure(self, key: TraceKey) -> str | None:
+        """Why the last trace of this key failed, or None; it is not traced again until `forget_failures`."""
+        with self._lock:
+            return self._failures.get(key)
+
+    def forget_failures(self) -> None:
+        """Let every failed key be traced again (the user asked to run it again)."""
+        with self._lock:
+            self._failures.clear()
+
+    def trace(
+        self, resolved: Resolved, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None
+    ) -> Fit:
+        """The slow step, on the caller's thread: trace the model (or read its trace from the disk cache) and fit
+        it; the fit is kept under the key. Raises TraceCancelled when `cancelled()` turns true (the worker is
+        killed); TraceFailed or WorkloadError when the model cannot be traced, which is kept as the key's failure.
+        """
+        workload, source = resolved.workload, resolved.source
+        seq = workload.seq or source.default_seq()
+        try:
+            trace = run_trace(
+                source, workload, workload.batch, seq, progress, cancelled, self.timeout_s, self.use_cache
+            )
+            made = Fit(source, fit(trace), trace.seconds)
+        except TraceCancelled:
+            raise
+        except Exception as exc:
+            with self._lock:
+                self._failures[resolved.key] = failure_text(exc)
+            raise
+        if cancelled is not None and cancelled():  # a result asked for no more is not kept
+            raise TraceCancelled("trace cancelled")
+        with self._lock:
+            self._fits[resolved.key] = made
+        return made
+
+    def fit_for(
+        self, workload: Workload, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None
+    ) -> Fit:
+        """The whole sequence on the caller's thread: resolve, then the fit at hand or a trace. For the command
+        line and the technique comparison, which wait for it; a failure met before is tried again."""
+        resolved = self.resolve(workload)
+        return self.fit(resolved.key) or self.trace(resolved, progress, cancelled)
