@@ -35,7 +35,7 @@ def main() -> int:
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "estimate_accuracy_cpu.json"))
     args = parser.parse_args()
 
-    from gpuconfig.core.worker_process import run_worker
+    from gpuconfig.core.workers.process import run_worker
     from gpuconfig.core.workload.answer import answer_from_fit, prepare
     from gpuconfig.core.workload.estimate import FRAGMENTATION
     from gpuconfig.core.workload.runner import WORKER, trace_request

@@ -346,7 +346,7 @@ def _cmd_probe(args: argparse.Namespace) -> int:
 
 def _check_python(python: str | None) -> None:
     """The Python that will run the benchmarks exists: --python's, or GPUCONFIG_TORCH_PYTHON's."""
-    from gpuconfig.core.pythons import PythonNotFound, named_python
+    from gpuconfig.core.workers.pythons import PythonNotFound, named_python
 
     if python:
         if not Path(python).is_file():

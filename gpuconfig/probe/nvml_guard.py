@@ -18,8 +18,8 @@ import threading
 from collections.abc import Sequence
 
 from gpuconfig.__main__ import CHECK_NVML
-from gpuconfig.core.pythons import frozen, run_program
-from gpuconfig.core.worker_boot import die_with
+from gpuconfig.core.workers.environment import frozen, run_program
+from gpuconfig.core.workers.process import die_with
 
 # nvmlInit takes seconds per GPU when the driver is not kept loaded (no persistence mode); a hang is longer.
 TIMEOUT_S = 60.0

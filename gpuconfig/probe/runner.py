@@ -1,9 +1,10 @@
 """Run the probe's benchmark suite in a worker process and turn what it says into results.
 
-The worker (worker.py) runs in the Python the user chose. Whatever happens to it (a crash, a hang past
-its benchmark's time-out, running out of memory, a Python without torch) becomes a result with its reason,
-never an exception here: the benchmark it was running fails, and a fresh worker runs the ones still to
-come. Cancel kills the worker's whole process tree at once and returns what had finished.
+The worker (worker.py) runs in the Python the user chose. Whatever happens
+to it (a crash, a hang past its benchmark's time-out, running out of memory, a Python without torch)
+becomes a result with its reason, never an exception here: the benchmark it was running fails, and a fresh
+worker runs the ones still to come. Cancel kills the worker's whole process tree at once and returns what
+had finished.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.failures import Failure
-from gpuconfig.core.pythons import NoTorchPython, plain_python, worker_python
-from gpuconfig.core.worker_process import Deadline, WorkerExit, run_worker
+from gpuconfig.core.workers.process import Deadline, WorkerExit, run_worker
+from gpuconfig.core.workers.pythons import NoTorchPython, plain_python, worker_python
 from gpuconfig.probe.model import BenchmarkResult, failure_of, unavailable
 
 WORKER = Path(__file__).with_name("worker.py")

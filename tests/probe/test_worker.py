@@ -16,7 +16,7 @@ import psutil
 import pytest
 
 from gpuconfig.core.failures import Failure
-from gpuconfig.core.worker_process import Deadline, run_worker
+from gpuconfig.core.workers.process import Deadline, run_worker
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.probe.runner import Limits, SuiteOutcome, benchmark_names, run_suite
 from gpuconfig.probe.verdicts import OTHER_FAILURE_ADVICE, judge

@@ -12,7 +12,7 @@ import pytest
 
 from gpuconfig.core.catalog.store import open_default_store
 from gpuconfig.core.paths import DATA_DIR_ENV
-from gpuconfig.core.pythons import ADDED_SETTING
+from gpuconfig.core.workers.search import ADDED_SETTING
 
 
 def _self_test(*args: str, data: Path) -> subprocess.CompletedProcess[str]:

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.paths import user_data_dir, write_text_atomic
-from gpuconfig.core.pythons import Interpreter, NoTorchPython, PythonNotFound, interpreter, worker_python
-from gpuconfig.core.worker_process import Deadline, run_worker
+from gpuconfig.core.workers.interpreters import Interpreter, interpreter
+from gpuconfig.core.workers.process import Deadline, run_worker
+from gpuconfig.core.workers.pythons import NoTorchPython, PythonNotFound, worker_python
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
@@ -55,7 +56,7 @@ class Trace:
 
 
 def trace_python() -> Interpreter:
-    """The Python that runs traces (pythons.worker_python, the one choice), asked its versions once."""
+    """The Python that runs traces (core.workers.pythons.worker_python, the one choice), asked its versions once."""
     try:
         found = interpreter(worker_python())
     except PythonNotFound as exc:
