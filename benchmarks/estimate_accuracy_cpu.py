@@ -36,9 +36,10 @@ def main() -> int:
     args = parser.parse_args()
 
     from gpuconfig.core.workers.process import run_worker
+    from gpuconfig.core.workers.programs import TRACE
     from gpuconfig.core.workload.answer import answer_from_fit, prepare
     from gpuconfig.core.workload.estimate import FRAGMENTATION
-    from gpuconfig.core.workload.runner import WORKER, trace_request
+    from gpuconfig.core.workload.runner import trace_request
     from gpuconfig.core.workload.spec import Workload
 
     os.environ.setdefault("GPUCONFIG_DATA_DIR", tempfile.mkdtemp(prefix="gpuconfig-bench-"))
@@ -50,7 +51,7 @@ def main() -> int:
         request = trace_request(source, workload, [(workload.batch, workload.seq, None)])
         request["measure"] = True
         events: list[dict[str, Any]] = []
-        ended = run_worker(WORKER, request, events.append, sys.executable)
+        ended = run_worker(TRACE, request, events.append, sys.executable)
         if not ended.ok:
             raise SystemExit(f"measuring {case['model']} failed: {ended.reason}")
         measured: dict[str, Any] = next(e for e in events if e.get("event") == "measured")

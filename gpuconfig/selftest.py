@@ -196,11 +196,9 @@ def _catalog(state: dict[str, Any]) -> str:
 
 def _files() -> str:
     """What the bundle must carry besides code: the worker scripts, the icon, the model zoo."""
-    import gpuconfig.core.workload.runner as trace_runner
-    import gpuconfig.probe.runner as probe_runner
-    from gpuconfig.core.workers.process import BOOT
+    from gpuconfig.core.workers.programs import BENCH, BOOT, TRACE
 
-    needed = [BOOT, probe_runner.WORKER, trace_runner.WORKER, resources_dir() / "gpuconfig.svg"]
+    needed = [BOOT, BENCH / "__main__.py", TRACE / "__main__.py", resources_dir() / "gpuconfig.svg"]
     needed += [resources_dir() / MODEL_FILE]
     needed += [catalog_dir() / "models.toml", catalog_dir() / "compat"]
     missing = [str(p) for p in needed if not p.exists()]

@@ -229,7 +229,7 @@ def test_a_python_added_in_the_probe_tab_runs_the_command_lines_traces_too(
          "--json"], capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
-    assert "trace_worker.py" in log.read_text(encoding="utf-8")  # the estimator's worker ran in it
+    assert "workers/tracer" in log.read_text(encoding="utf-8")  # the estimator's worker ran in it
 
 
 def test_a_named_python_that_does_not_exist_is_said_to_be_missing(monkeypatch: pytest.MonkeyPatch) -> None:

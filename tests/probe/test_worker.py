@@ -282,7 +282,7 @@ def test_the_worker_tells_a_failed_allocation_from_other_errors() -> None:
     # In a subprocess of its own, as the worker runs: torch is imported only in worker processes.
     script = (
         "import json, torch\n"
-        "from gpuconfig.probe.worker import out_of_memory\n"
+        "from gpuconfig.workers.bench.events import out_of_memory\n"
         "def raised(make):\n"
         "    try:\n        make()\n    except Exception as exc:\n        return out_of_memory(exc)\n"
         "print(json.dumps([\n"

@@ -108,7 +108,7 @@ def test_the_first_python_entry_runs_the_chosen_python(  # type: ignore[no-untyp
     qtbot.mouseClick(tab.run_button, LEFT)
     qtbot.waitUntil(lambda: not tab.running(), timeout=RUN_TIMEOUT_MS)
     assert tab.shown_run is not None and tab.shown_run.python == str(python), tab.status.text()
-    assert "worker.py" in log.read_text(encoding="utf-8")  # the benchmarks ran in it, as a trace would
+    assert "workers/bench" in log.read_text(encoding="utf-8")  # the benchmarks ran in it, as a trace would
 
 
 def test_live_plot_is_fed_while_shown(qtbot, window: MainWindow, tab: ProbeTab) -> None:  # type: ignore[no-untyped-def]

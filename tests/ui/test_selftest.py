@@ -93,4 +93,4 @@ def test_the_self_test_runs_in_the_python_added_in_the_probe_tab(tmp_path: Path)
     steps = {step["name"]: step for step in json.loads(out.read_text(encoding="utf-8"))["steps"]}
     assert steps["python"]["detail"].startswith(f"{added} (Python") and steps["python"]["detail"].endswith("; added)")
     started = log.read_text(encoding="utf-8")
-    assert "trace_worker.py" in started and "probe/worker.py" in started  # the estimate and the probe ran in it
+    assert "workers/tracer" in started and "workers/bench" in started  # the estimate and the probe ran in it

@@ -1,8 +1,8 @@
 """The one place that runs a worker subprocess: a program that reads a JSON request and writes JSON lines.
 
-Every worker starts through the boot script (worker_boot.py): its messages come on a channel of their own
+Every worker starts through the boot script (programs.BOOT): its messages come on a channel of their own
 (what else it prints goes to stderr and is never read as a message), and it dies with this process (see
-gpuconfig/core/worker_boot.py). It runs
+gpuconfig/workers/boot.py). It runs
 in its own process group, so cancelling or timing out kills everything it started (DataLoader workers,
 spawned ranks) and not just the program. Its stderr goes to a temporary file, whose last lines explain a
 failure. The caller gets each parsed line as it arrives and, at the end, how the process ended: in words
@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from gpuconfig.core.failures import Failure
 from gpuconfig.core.workers.environment import start_program
+from gpuconfig.core.workers.programs import BOOT
 from gpuconfig.core.workers.pythons import worker_python
 
 # How often the watchdog looks at cancel and the deadline: a cancel kills the worker within ~0.1 s.
@@ -52,7 +53,6 @@ SIGNAL_WORDS: dict[int, str] = {
 # The signal Linux's out-of-memory killer sends; None where there is no such signal.
 OOM_KILL: int | None = getattr(signal, "SIGKILL", None)
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
-BOOT = Path(__file__).parents[1] / "worker_boot.py"
 
 
 class Deadline:
@@ -132,8 +132,8 @@ def run_worker(
     cancelled: Callable[[], bool] | None = None,
     deadline: Deadline | None = None,
 ) -> WorkerExit:
-    """Run `program` (a worker script) in `python` through the boot script, send it `request`, hand each JSON
-    object it sends to `on_event`, until it ends.
+    """Run `program` (a worker program's folder, or a single script) in `python` through the boot script, send
+    it `request`, hand each JSON object it sends to `on_event`, until it ends.
 
     Cancel and the deadline are watched on a thread and kill the whole process group at once, not at the
     worker's next line. An exception from `on_event` kills the worker and propagates. Raises OSError when
@@ -199,7 +199,7 @@ def run_worker(
 def die_with(parent: int) -> None:
     """For a child of the app's own (the NVML check): on Linux, have the kernel kill this process when
     `parent` ends, even while it is stuck in C code; end it at once when that parent has ended already.
-    A worker gets the same from worker_boot.py, which keeps its own copy: it runs where gpuconfig is not installed."""
+    A worker gets the same from boot.py, which keeps its own copy: it runs where gpuconfig is not installed."""
     if sys.platform.startswith("linux"):
         import ctypes
 
@@ -209,7 +209,7 @@ def die_with(parent: int) -> None:
 
 
 def _send(stdin: IO[str], request: dict[str, Any]) -> None:
-    """One line; stdin then stays open: the worker lives while it is (worker_boot.py)."""
+    """One line; stdin then stays open: the worker lives while it is (boot.py)."""
     try:
         stdin.write(json.dumps(request) + "\n")
         stdin.flush()
