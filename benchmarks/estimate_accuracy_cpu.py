@@ -35,9 +35,10 @@ def main() -> int:
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "estimate_accuracy_cpu.json"))
     args = parser.parse_args()
 
-    from gpuconfig.core.worker_process import run_worker
+    from gpuconfig.core.workers.process import run_worker
+    from gpuconfig.core.workers.programs import TRACE
     from gpuconfig.core.workload.estimate import FRAGMENTATION
-    from gpuconfig.core.workload.runner import WORKER, trace_request
+    from gpuconfig.core.workload.runner import trace_request
     from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import Workload
 
@@ -51,7 +52,7 @@ def main() -> int:
         request = trace_request(source, workload, [(workload.batch, workload.seq, None)])
         request["measure"] = True
         events: list[dict[str, Any]] = []
-        ended = run_worker(WORKER, request, events.append, sys.executable)
+        ended = run_worker(TRACE, request, events.append, sys.executable)
         if not ended.ok:
             raise SystemExit(f"measuring {case['model']} failed: {ended.reason}")
         measured: dict[str, Any] = next(e for e in events if e.get("event") == "measured")

@@ -26,7 +26,7 @@ from gpuconfig.probe.runner import run_suite
 
 ROUNDS = 9
 TARGET_RATIO = 0.9
-# The quick suite's CPU sizes (gpuconfig/probe/worker.py, matmul); iterations give each size ~0.3-0.5 s here.
+# The quick suite's CPU sizes (gpuconfig/workers/bench/compute.py, matmul); iterations give each size ~0.3-0.5 s here.
 PLAIN_LOOP = """
 import json, time, torch
 torch.set_float32_matmul_precision("highest")

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig import __version__
-from gpuconfig.core import pythons
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import DATA_DIR_ENV, catalog_dir, resources_dir, user_data_dir, write_text_atomic
+from gpuconfig.core.workers import environment, interpreters, pythons, search
 
 EXIT_OK, EXIT_FAILED = 0, 1
 # The estimate's model: a small network in plain torch, so any Python with torch can trace it.
@@ -82,7 +82,7 @@ def main(argv: list[str]) -> int:
         return EXIT_FAILED
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # another platform (xcb) when the caller names one
     # Windows cannot delete a database still open; what is left in the temporary folder is the system's.
-    added = pythons.added_pythons()  # the user's setting, read before the data folder moves
+    added = search.added_pythons()  # the user's setting, read before the data folder moves
     with tempfile.TemporaryDirectory(prefix="gpuconfig-self-test-", ignore_cleanup_errors=True) as scratch:
         os.environ[DATA_DIR_ENV] = scratch  # the user's own database and settings stay as they are
         run = self_test(args.python, out.parent, added)
@@ -107,7 +107,7 @@ def write(run: Run, out: Path) -> bool:
 
 def self_test(python: str | None, shots: Path, added: list[str]) -> Run:
     """The run; `added`: the Pythons the user added, read before the data folder moved to the scratch one."""
-    run = Run(__version__, pythons.frozen(), sys.executable)
+    run = Run(__version__, environment.frozen(), sys.executable)
     state: dict[str, Any] = {}
 
     def step(name: str, check: Callable[[], str]) -> bool:
@@ -153,7 +153,7 @@ class CheckFailed(Exception):
 
 
 def _version() -> str:
-    where = f"installed app in {pythons.bundle_dir()}" if pythons.frozen() else f"Python at {sys.executable}"
+    where = f"installed app in {environment.bundle_dir()}" if environment.frozen() else f"Python at {sys.executable}"
     return f"gpuconfig {__version__}, Python {platform.python_version()}, {platform.system()}; {where}"
 
 
@@ -196,11 +196,9 @@ def _catalog(state: dict[str, Any]) -> str:
 
 def _files() -> str:
     """What the bundle must carry besides code: the worker scripts, the icon, the model zoo."""
-    import gpuconfig.core.workload.runner as trace_runner
-    import gpuconfig.probe.runner as probe_runner
-    from gpuconfig.core.worker_process import BOOT
+    from gpuconfig.core.workers.programs import BENCH, BOOT, TRACE
 
-    needed = [BOOT, probe_runner.WORKER, trace_runner.WORKER, resources_dir() / "gpuconfig.svg"]
+    needed = [BOOT, BENCH / "__main__.py", TRACE / "__main__.py", resources_dir() / "gpuconfig.svg"]
     needed += [resources_dir() / MODEL_FILE]
     needed += [catalog_dir() / "models.toml", catalog_dir() / "compat"]
     missing = [str(p) for p in needed if not p.exists()]
@@ -272,10 +270,10 @@ def _settle(app: Any, seconds: float) -> None:
 
 def _python(state: dict[str, Any], python: str | None, added: list[str]) -> str:
     if python:  # the user named one: it is checked, not passed over for another that works
-        found = pythons.ask(python, "--python")
+        found = interpreters.ask(python, "--python")
     else:  # the one choice the estimator and the probe make, with the Pythons the user added
-        if pythons.frozen() and not os.environ.get(pythons.TORCH_PYTHON_ENV):  # the report says where it looked
-            state["pythons"] = [asdict(i) for i in pythons.find_pythons(added)]
+        if environment.frozen() and not os.environ.get(search.TORCH_PYTHON_ENV):  # the report says where it looked
+            state["pythons"] = [asdict(i) for i in search.find_pythons(added)]
         try:
             path, how = pythons.chosen_python(added)
         except pythons.PythonNotFound as exc:
@@ -283,7 +281,7 @@ def _python(state: dict[str, Any], python: str | None, added: list[str]) -> str:
         except pythons.NoTorchPython as exc:
             looked = f" ({len(state['pythons'])} Pythons asked)" if state.get("pythons") else ""
             raise Skipped(f"{exc}{looked}") from exc
-        found = pythons.ask(path, how)
+        found = interpreters.ask(path, how)
     if found.problem:
         raise CheckFailed(found.problem)
     if not found.has_torch:  # a Python named by --python or GPUCONFIG_TORCH_PYTHON
@@ -300,7 +298,7 @@ def _estimate(state: dict[str, Any]) -> str:
     from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import Workload
 
-    os.environ[pythons.TORCH_PYTHON_ENV] = state["python"]
+    os.environ[search.TORCH_PYTHON_ENV] = state["python"]
     workload = Workload(str(resources_dir() / MODEL_FILE), task="finetune", precision="fp32", batch=8)
     traced = TraceService(use_cache=False).fit_for(workload)
     store = state.get("store")

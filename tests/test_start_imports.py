@@ -32,13 +32,14 @@ def test_starting_the_window_loads_neither_the_nvml_check_nor_the_python_finder(
     assert run.returncode == 2 and "no display" in run.stderr
     imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")}
     assert "gpuconfig.ui.can_start" in imported
-    assert not imported & {"gpuconfig.probe.nvml_guard", "gpuconfig.core.pythons", "subprocess"}
+    finder = {"gpuconfig.core.workers.pythons", "gpuconfig.core.workers.search"}
+    assert not imported & {"gpuconfig.probe.nvml_guard", *finder, "subprocess"}
 
 
 def test_the_reason_a_worker_gave_no_result_is_read_without_the_worker_runner() -> None:
     code = (
         "import sys, gpuconfig.core.guide.diagnose, gpuconfig.probe.model; "
-        "print('gpuconfig.core.worker_process' in sys.modules, 'subprocess' in sys.modules)"
+        "print('gpuconfig.core.workers.process' in sys.modules, 'subprocess' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.split() == ["False", "False"]

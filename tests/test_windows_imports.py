@@ -64,7 +64,7 @@ def test_every_module_imports_without_posix_only_names() -> None:
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert {"SIGKILL", "SIGBUS", "SIGHUP"} <= set(found["removed"]) and "killpg" in found["removed"]
-    assert {"gpuconfig.core.worker_process", "gpuconfig.probe.runner", "gpuconfig.ui.workload.tab"} <= set(
+    assert {"gpuconfig.core.workers.process", "gpuconfig.probe.runner", "gpuconfig.ui.workload.tab"} <= set(
         found["modules"]
     )
     assert found["failed"] == {}

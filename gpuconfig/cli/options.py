@@ -30,7 +30,7 @@ def form_options(p: argparse.ArgumentParser, html: bool = False) -> None:
 
 def check_python(python: str | None) -> None:
     """The Python that will run the benchmarks exists: --python's, or GPUCONFIG_TORCH_PYTHON's."""
-    from gpuconfig.core.pythons import PythonNotFound, named_python
+    from gpuconfig.core.workers.pythons import PythonNotFound, named_python
 
     if python:
         if not Path(python).is_file():

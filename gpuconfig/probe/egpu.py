@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.egpu.check import Host
-from gpuconfig.core.pythons import run_program
+from gpuconfig.core.workers.environment import run_program
 from gpuconfig.probe.inventory import SYSFS, TB_NO_PCIE, gpus, thunderbolt
 from gpuconfig.probe.model import is_unavailable, unavailable
 

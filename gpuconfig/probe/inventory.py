@@ -19,7 +19,7 @@ from typing import Any
 
 import psutil  # type: ignore[import-untyped, unused-ignore]
 
-from gpuconfig.core import pythons as pythons_core
+from gpuconfig.core.workers import environment, interpreters, search
 from gpuconfig.probe import nvml
 from gpuconfig.probe.model import Unavailable, is_unavailable, unavailable
 
@@ -347,7 +347,7 @@ def _this_python() -> dict[str, Any]:
 
 def probe_python(path: str, source: str) -> dict[str, Any]:
     """An interpreter's Python and torch versions, asked in a subprocess; a broken one is unavailable."""
-    found = pythons_core.ask(path, source)
+    found = interpreters.ask(path, source)
     entry: dict[str, Any] = {"path": found.path, "source": source}
     if found.problem:
         return entry | {"python_version": unavailable(found.problem), "torch": unavailable(found.problem)}
@@ -359,17 +359,17 @@ def pythons(extra_pythons: Sequence[str] = (), listing: Path | None = None) -> l
     """This interpreter, the conda environments, and `extra_pythons`: each with its torch version or why not.
 
     The installed app is no Python a worker could use: it lists every Python it finds instead
-    (core.pythons.candidates: the active environment, conda's, the usual folders, PATH).
+    (core.workers.search.candidates: the active environment, conda's, the usual folders, PATH).
     """
-    if pythons_core.frozen():
-        return [probe_python(path, source) for path, source in pythons_core.candidates(extra_pythons)]
+    if environment.frozen():
+        return [probe_python(path, source) for path, source in search.candidates(extra_pythons)]
     found = [_this_python()]
     # By path, not resolved: a venv's python links to its base interpreter but has other packages.
     seen = {os.path.normcase(os.path.abspath(sys.executable))}
-    conda = pythons_core.conda_environments(listing)
+    conda = search.conda_environments(listing)
     candidates = [(p, "conda") for p in conda] + [(p, "added") for p in extra_pythons]
     for path, source in candidates:
-        resolved = os.path.normcase(os.path.abspath(pythons_core.executable_in(path)))
+        resolved = os.path.normcase(os.path.abspath(interpreters.executable_in(path)))
         if resolved in seen:
             continue
         seen.add(resolved)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from gpuconfig.core.worker_boot import die_with
+from gpuconfig.core.workers.process import die_with
 from gpuconfig.probe import nvml
 from gpuconfig.probe.model import Unavailable
 

@@ -17,7 +17,7 @@ import sys
 import threading
 
 from gpuconfig import CHECK_NVML
-from gpuconfig.core.pythons import frozen, run_program
+from gpuconfig.core.workers.environment import frozen, run_program
 
 # nvmlInit takes seconds per GPU when the driver is not kept loaded (no persistence mode); a hang is longer.
 TIMEOUT_S = 60.0

@@ -1,9 +1,10 @@
 """Run the probe's benchmark suite in a worker process and turn what it says into results.
 
-The worker (worker.py) runs in the Python the user chose. Whatever happens to it (a crash, a hang past
-its benchmark's time-out, running out of memory, a Python without torch) becomes a result with its reason,
-never an exception here: the benchmark it was running fails, and a fresh worker runs the ones still to
-come. Cancel kills the worker's whole process tree at once and returns what had finished.
+The worker (the bench program, gpuconfig/workers/bench) runs in the Python the user chose. Whatever happens
+to it (a crash, a hang past its benchmark's time-out, running out of memory, a Python without torch)
+becomes a result with its reason, never an exception here: the benchmark it was running fails, and a fresh
+worker runs the ones still to come. Cancel kills the worker's whole process tree at once and returns what
+had finished.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.failures import Failure
-from gpuconfig.core.pythons import NoTorchPython, plain_python, worker_python
-from gpuconfig.core.worker_process import Deadline, WorkerExit, run_worker
+from gpuconfig.core.workers.process import Deadline, WorkerExit, run_worker
+from gpuconfig.core.workers.programs import BENCH
+from gpuconfig.core.workers.pythons import NoTorchPython, plain_python, worker_python
 from gpuconfig.probe.model import BenchmarkResult, failure_of, unavailable
 
-WORKER = Path(__file__).with_name("worker.py")
 # Until the worker has imported torch and said what it will run (a cold import from a slow disk is slow).
 STARTUP_TIMEOUT_S = 180.0
 # Each benchmark's default limit: about ten times what the full suite takes on a 2-CPU machine, so that
@@ -97,7 +98,7 @@ def run_suite(
     on_result: Callable[[BenchmarkResult], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     limits: Limits = DEFAULT_LIMITS,
-    worker: Path = WORKER,
+    worker: Path = BENCH,
 ) -> SuiteOutcome:
     """Run the quick or full suite (or `only` the benchmarks named) in `python` and collect the results.
 
@@ -166,7 +167,7 @@ def _finish(
     return SuiteOutcome(torch, tuple(state.results), False, round(state.now(), 3), python)
 
 
-def benchmark_names(worker: Path = WORKER) -> tuple[str, ...]:
+def benchmark_names(worker: Path = BENCH) -> tuple[str, ...]:
     """Every benchmark the worker knows (the full suite's plan), asked of it without importing torch."""
     return tuple(_plan_from_here(worker, "full", None))
 
@@ -268,7 +269,7 @@ def _torch(state: _Progress, python: str, ended: WorkerExit) -> dict[str, Any]:
 
 
 def _plan_from_here(worker: Path, suite: str, only: list[str] | None) -> list[str]:
-    """The suite's benchmark names, asked of the worker script in any Python (it answers before torch)."""
+    """The suite's benchmark names, asked of the worker program in any Python (it answers before torch)."""
     names: list[str] = []
 
     def on_event(event: dict[str, Any]) -> None:

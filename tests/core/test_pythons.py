@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from gpuconfig.core import pythons
 from gpuconfig.core.userdata.store import open_default_store
+from gpuconfig.core.workers import environment, interpreters, pythons, search
 from tests.workload.model_files import linear_model
 
 LINUX = sys.platform.startswith("linux")
@@ -27,7 +27,7 @@ TORCH = metadata.version("torch")
 
 def test_outside_the_bundle_the_environment_is_passed_on_unchanged() -> None:
     env = {"LD_LIBRARY_PATH": "/opt/lib", "QT_PLUGIN_PATH": "/x", "PATH": "/usr/bin"}
-    assert pythons.clean_environment(env) == env
+    assert environment.clean_environment(env) == env
 
 
 def test_what_the_bundle_added_is_taken_back(tmp_path: Path) -> None:
@@ -45,7 +45,7 @@ def test_what_the_bundle_added_is_taken_back(tmp_path: Path) -> None:
         "CONDA_PREFIX": "/home/me/miniconda3/envs/torch",
         "HOME": "/home/me",
     }
-    clean = pythons.clean_environment(env, bundle=bundle)
+    clean = environment.clean_environment(env, bundle=bundle)
     assert clean == {
         "LD_LIBRARY_PATH": "/opt/cuda/lib64",  # the user's own value, as it was before the app started
         "PATH": f"/usr/local/bin{os.pathsep}/usr/bin",
@@ -54,7 +54,7 @@ def test_what_the_bundle_added_is_taken_back(tmp_path: Path) -> None:
         "HOME": "/home/me",
     }
     # No value of the user's to go back to: the bundle's is dropped, not kept.
-    assert "LD_LIBRARY_PATH" not in pythons.clean_environment({"LD_LIBRARY_PATH": str(bundle)}, bundle=bundle)
+    assert "LD_LIBRARY_PATH" not in environment.clean_environment({"LD_LIBRARY_PATH": str(bundle)}, bundle=bundle)
 
 
 def _python_script(path: Path) -> str:
@@ -77,11 +77,11 @@ def test_candidates_come_in_order_each_once(tmp_path: Path) -> None:
     (home / ".conda" / "environments.txt").write_text(f"{home / 'miniconda3' / 'envs' / 'a'}\n", encoding="utf-8")
     on_path = tmp_path / "path"
     python3 = _python_script(on_path / "python3")
-    env = {pythons.TORCH_PYTHON_ENV: chosen, "VIRTUAL_ENV": str(home / ".venv"), "PATH": str(on_path)}
+    env = {search.TORCH_PYTHON_ENV: chosen, "VIRTUAL_ENV": str(home / ".venv"), "PATH": str(on_path)}
 
-    found = pythons.candidates(env=env, home=home)
+    found = search.candidates(env=env, home=home)
     paths = [path for path, _source in found]
-    assert paths[0] == chosen and found[0][1] == pythons.TORCH_PYTHON_ENV
+    assert paths[0] == chosen and found[0][1] == search.TORCH_PYTHON_ENV
     assert paths[1] == venv and found[1][1] == "active venv"
     # conda's own list, then the usual folders (the env listed by conda is not asked twice), then PATH
     assert paths.index(env_a) < paths.index(base) < paths.index(python3)
@@ -91,15 +91,15 @@ def test_candidates_come_in_order_each_once(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not LINUX, reason="shell scripts stand in for the interpreters")
 def test_an_interpreter_is_asked_its_versions(tmp_path: Path) -> None:
-    good = pythons.ask(_python_script(tmp_path / "env" / "bin" / "python"), "added")
+    good = interpreters.ask(_python_script(tmp_path / "env" / "bin" / "python"), "added")
     assert good.has_torch and good.torch == TORCH and good.python == ".".join(map(str, sys.version_info[:3]))
     broken = tmp_path / "broken"
     broken.write_text("#!/bin/sh\necho 'Fatal Python error: init_fs_encoding' >&2\nexit 1\n", encoding="utf-8")
     broken.chmod(0o755)
-    asked = pythons.ask(str(broken), "added")
+    asked = interpreters.ask(str(broken), "added")
     assert not asked.has_torch
     assert asked.problem == f"{broken} exited with code 1: Fatal Python error: init_fs_encoding"
-    missing = pythons.ask(str(tmp_path / "nothing"), "added")
+    missing = interpreters.ask(str(tmp_path / "nothing"), "added")
     assert missing.problem.startswith(f"cannot run {tmp_path / 'nothing'}: No such file")
 
 
@@ -108,11 +108,11 @@ FROZEN = textwrap.dedent(
     import json, sys
     sys.frozen = True
     sys._MEIPASS = sys.argv[1]
-    from gpuconfig.core import pythons
+    from gpuconfig.core.workers import pythons, search
     from gpuconfig.core.workload.runner import trace_python
     from gpuconfig.core.workload.spec import WorkloadError
     from gpuconfig.probe.runner import run_suite
-    out = {"candidates": pythons.candidates()}
+    out = {"candidates": search.candidates()}
     try:
         out["worker"] = pythons.worker_python()
     except pythons.NoTorchPython as exc:
@@ -179,7 +179,7 @@ def test_the_windows_launchers_list_is_read_with_spaces_in_paths() -> None:
         " -V:ContinuumAnalytics/Anaconda39-64 C:\\ProgramData\\anaconda3\\python.exe\n"
         "\n"
     )
-    assert pythons.launcher_paths(answer) == [
+    assert search.launcher_paths(answer) == [
         "C:\\Program Files\\Python312\\python.exe",
         "C:\\Users\\Li Wei\\AppData\\Local\\Programs\\Python\\Python311\\python.exe",
         "C:\\ProgramData\\anaconda3\\python.exe",
@@ -190,7 +190,7 @@ def save_added_pythons(paths: list[str]) -> None:
     """Save Pythons as the Probe tab's Add... saves them: a JSON list in the settings of the user's database."""
     store = open_default_store()
     try:
-        store.user.set_setting(pythons.ADDED_SETTING, json.dumps(paths))
+        store.user.set_setting(search.ADDED_SETTING, json.dumps(paths))
     finally:
         store.close()
 
@@ -200,14 +200,14 @@ def test_pythons_the_user_added_come_right_after_the_named_one(tmp_path: Path) -
     added = _python_script(tmp_path / "added" / "bin" / "python")
     named = _python_script(tmp_path / "named" / "bin" / "python")
     save_added_pythons([added])
-    found = pythons.candidates(env={pythons.TORCH_PYTHON_ENV: named, "PATH": ""}, home=tmp_path / "home")
-    assert found[:2] == [(named, pythons.TORCH_PYTHON_ENV), (added, "added")]
+    found = search.candidates(env={search.TORCH_PYTHON_ENV: named, "PATH": ""}, home=tmp_path / "home")
+    assert found[:2] == [(named, search.TORCH_PYTHON_ENV), (added, "added")]
 
 
 @pytest.mark.skipif(not LINUX, reason="shell scripts stand in for the interpreters")
 def test_an_environment_folder_names_its_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     python = _python_script(tmp_path / "env" / "bin" / "python")
-    monkeypatch.setenv(pythons.TORCH_PYTHON_ENV, str(tmp_path / "env"))
+    monkeypatch.setenv(search.TORCH_PYTHON_ENV, str(tmp_path / "env"))
     assert pythons.worker_python() == python
 
 
@@ -215,7 +215,7 @@ def test_an_environment_folder_names_its_python(tmp_path: Path, monkeypatch: pyt
 def test_a_python_added_in_the_probe_tab_runs_the_command_lines_traces_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv(pythons.TORCH_PYTHON_ENV, raising=False)
+    monkeypatch.delenv(search.TORCH_PYTHON_ENV, raising=False)
     log = tmp_path / "started.log"
     added = tmp_path / "added" / "bin" / "python"  # this Python (it has torch), noting each start
     added.parent.mkdir(parents=True)
@@ -229,7 +229,7 @@ def test_a_python_added_in_the_probe_tab_runs_the_command_lines_traces_too(
          "--json"], capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
-    assert "trace_worker.py" in log.read_text(encoding="utf-8")  # the estimator's worker ran in it
+    assert "workers/tracer" in log.read_text(encoding="utf-8")  # the estimator's worker ran in it
 
 
 def test_a_named_python_that_does_not_exist_is_said_to_be_missing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -237,8 +237,8 @@ def test_a_named_python_that_does_not_exist_is_said_to_be_missing(monkeypatch: p
     from gpuconfig.probe.verdicts import judge
 
     missing = "/nonexistent/bin/python"
-    monkeypatch.setenv(pythons.TORCH_PYTHON_ENV, missing)
-    said = f"{pythons.TORCH_PYTHON_ENV}={missing}: no such interpreter"
+    monkeypatch.setenv(search.TORCH_PYTHON_ENV, missing)
+    said = f"{search.TORCH_PYTHON_ENV}={missing}: no such interpreter"
     for command in (["probe", "--quick"], ["estimate", "--model", "gpt2", "--device", "cpu"]):
         run = subprocess.run(
             [sys.executable, "-m", "gpuconfig", *command], capture_output=True, text=True, timeout=120, check=False

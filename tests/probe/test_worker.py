@@ -16,7 +16,7 @@ import psutil
 import pytest
 
 from gpuconfig.core.failures import Failure
-from gpuconfig.core.worker_process import Deadline, run_worker
+from gpuconfig.core.workers.process import Deadline, run_worker
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.probe.runner import Limits, SuiteOutcome, benchmark_names, run_suite
 from gpuconfig.probe.verdicts import OTHER_FAILURE_ADVICE, judge
@@ -282,7 +282,7 @@ def test_the_worker_tells_a_failed_allocation_from_other_errors() -> None:
     # In a subprocess of its own, as the worker runs: torch is imported only in worker processes.
     script = (
         "import json, torch\n"
-        "from gpuconfig.probe.worker import out_of_memory\n"
+        "from gpuconfig.workers.bench.events import out_of_memory\n"
         "def raised(make):\n"
         "    try:\n        make()\n    except Exception as exc:\n        return out_of_memory(exc)\n"
         "print(json.dumps([\n"

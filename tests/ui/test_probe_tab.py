@@ -15,7 +15,7 @@ import pytest
 from processes import alive, live_children
 from PySide6.QtCore import Qt
 
-from gpuconfig.core import pythons
+from gpuconfig.core.workers import pythons, search
 from gpuconfig.probe.history import ProbeHistory
 from gpuconfig.probe.model import is_unavailable
 from gpuconfig.probe.session import ProbeRun
@@ -92,7 +92,7 @@ def named_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path,
     python.parent.mkdir(parents=True)
     python.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
     python.chmod(0o755)
-    monkeypatch.setenv(pythons.TORCH_PYTHON_ENV, str(python))
+    monkeypatch.setenv(search.TORCH_PYTHON_ENV, str(python))
     return python, log
 
 
@@ -108,7 +108,7 @@ def test_the_first_python_entry_runs_the_chosen_python(  # type: ignore[no-untyp
     qtbot.mouseClick(tab.run_button, LEFT)
     qtbot.waitUntil(lambda: not tab.running(), timeout=RUN_TIMEOUT_MS)
     assert tab.shown_run is not None and tab.shown_run.python == str(python), tab.status.text()
-    assert "worker.py" in log.read_text(encoding="utf-8")  # the benchmarks ran in it, as a trace would
+    assert "workers/bench" in log.read_text(encoding="utf-8")  # the benchmarks ran in it, as a trace would
 
 
 def test_live_plot_is_fed_while_shown(qtbot, window: MainWindow, tab: ProbeTab) -> None:  # type: ignore[no-untyped-def]

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from gpuconfig.core.paths import DATA_DIR_ENV
-from gpuconfig.core.pythons import ADDED_SETTING
 from gpuconfig.core.userdata.store import open_default_store
+from gpuconfig.core.workers.search import ADDED_SETTING
 
 
 def _self_test(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
@@ -93,4 +93,4 @@ def test_the_self_test_runs_in_the_python_added_in_the_probe_tab(tmp_path: Path)
     steps = {step["name"]: step for step in json.loads(out.read_text(encoding="utf-8"))["steps"]}
     assert steps["python"]["detail"].startswith(f"{added} (Python") and steps["python"]["detail"].endswith("; added)")
     started = log.read_text(encoding="utf-8")
-    assert "trace_worker.py" in started and "probe/worker.py" in started  # the estimate and the probe ran in it
+    assert "workers/tracer" in started and "workers/bench" in started  # the estimate and the probe ran in it

@@ -318,7 +318,7 @@ def test_the_trace_cache_is_kept_per_interpreter(tmp_path: Path, monkeypatch: py
 
 
 def test_the_trace_cache_key_holds_the_versions_of_what_the_worker_imports(tmp_path: Path) -> None:
-    from gpuconfig.core.pythons import Interpreter
+    from gpuconfig.core.workers.interpreters import Interpreter
     from gpuconfig.core.workload.runner import cache_key, plan_points, trace_python, trace_request
 
     asked = trace_python()  # this Python, asked its versions from package metadata

@@ -102,7 +102,7 @@ def test_a_killed_estimate_takes_its_trace_worker_with_it(
 ) -> None:
     args, inside = stuck
     cli = gpuconfig(*args)
-    worker = worker_of(cli, "trace_worker.py")
+    worker = worker_of(cli, "workers/tracer")
     leftovers.append(worker)
     started = wait_for(inside, cli)
     leftovers.append(started)
@@ -116,7 +116,7 @@ def test_a_killed_estimate_takes_its_trace_worker_with_it(
 def test_ctrl_c_cancels_an_estimate_in_one_line(stuck: tuple[list[str], Path], leftovers: list[psutil.Process]) -> None:
     args, inside = stuck
     cli = gpuconfig(*args, preexec_fn=default_sigint)
-    worker = worker_of(cli, "trace_worker.py")
+    worker = worker_of(cli, "workers/tracer")
     leftovers.append(worker)
     started = wait_for(inside, cli)
     leftovers.append(started)

@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.paths import user_data_dir, write_text_atomic
-from gpuconfig.core.pythons import Interpreter, NoTorchPython, PythonNotFound, interpreter, worker_python
-from gpuconfig.core.worker_process import Deadline, run_worker
+from gpuconfig.core.workers.interpreters import Interpreter, interpreter
+from gpuconfig.core.workers.process import Deadline, run_worker
+from gpuconfig.core.workers.programs import TRACE, program_digest
+from gpuconfig.core.workers.pythons import NoTorchPython, PythonNotFound, worker_python
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
-WORKER = Path(__file__).with_name("trace_worker.py")
 # Deep models are traced at two shallow depths and extrapolated layer by layer (their layers are identical).
 EXTRAPOLATE_ABOVE_LAYERS = 16
 SHALLOW_LAYERS = (2, 3)
@@ -55,7 +56,7 @@ class Trace:
 
 
 def trace_python() -> Interpreter:
-    """The Python that runs traces (pythons.worker_python, the one choice), asked its versions once."""
+    """The Python that runs traces (core.workers.pythons.worker_python, the one choice), asked its versions once."""
     try:
         found = interpreter(worker_python())
     except PythonNotFound as exc:
@@ -94,11 +95,11 @@ def trace_request(source: ModelSource, workload: Workload, points: list[tuple[in
 
 
 def cache_key(request: dict[str, Any], source: ModelSource, python: Interpreter) -> str:
-    """What a trace depends on: the request, the model's files, the worker script, and the interpreter with
-    the versions of what it imports."""
+    """What a trace depends on: the request, the model's files, every module of the trace program, and the
+    interpreter with the versions of what it imports."""
     fields = {k: v for k, v in request.items() if k != "model"}
     fields["model"] = source.digest
-    fields["worker"] = hashlib.sha256(WORKER.read_bytes()).hexdigest()[:16]
+    fields["worker"] = program_digest(TRACE)[:16]
     fields["python"] = [python.path, python.python, python.torch, python.transformers, python.diffusers]
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:24]
 
@@ -164,7 +165,7 @@ def _run_worker(
             raise TraceFailed(str(event.get("kind", "internal")), str(event.get("message", "trace failed")))
 
     try:
-        ended = run_worker(WORKER, request, on_event, python, cancelled, Deadline(timeout_s))
+        ended = run_worker(TRACE, request, on_event, python, cancelled, Deadline(timeout_s))
     except OSError as exc:  # the Python vanished or lost its execute permission since it was chosen
         raise TraceFailed("internal", f"cannot run {python}: {exc.strerror or exc}") from exc
     if ended.stopped == "cancelled":

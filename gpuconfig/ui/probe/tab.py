@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuconfig.core import pythons
+from gpuconfig.core.workers import pythons, search
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
 from gpuconfig.ui.probe.live_plot import LivePlot
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from gpuconfig.probe.sampler import Sampler, Series
     from gpuconfig.probe.session import ProbeRun
 
-SETTING_RATE, SETTING_PYTHONS = "probe.sample_hz", pythons.ADDED_SETTING
+SETTING_RATE, SETTING_PYTHONS = "probe.sample_hz", search.ADDED_SETTING
 # NVML utilisation and power are useful up to 4-5 Hz: NVML samples them every 1/6 s to 1 s, by product
 # (nvmlDeviceGetUtilizationRates, https://docs.nvidia.com/deploy/nvml-api/).
 DEFAULT_HZ = 2
@@ -524,7 +524,7 @@ class ProbeTab(QWidget):
             self.add_python_path(path)
 
     def _saved_pythons(self) -> list[str]:
-        return pythons.added_from_setting(self.store.user.setting(SETTING_PYTHONS) if self.store is not None else None)
+        return search.added_from_setting(self.store.user.setting(SETTING_PYTHONS) if self.store is not None else None)
 
     def _saved_rate(self) -> int:
         text = self.store.user.setting(SETTING_RATE) if self.store is not None else None

@@ -1,5 +1,5 @@
 """A probe worker that fails for real, for the runner's tests: it speaks the worker's JSON lines on the channel
-worker_boot.py keeps for it, and needs no torch.
+boot.py (gpuconfig/workers) keeps for it, and needs no torch.
 
 Benchmarks: "steady" gives a figure; "segfault" reads address 0; "hang" sleeps forever; "exhaust_memory"
 lowers its own address-space limit (RLIMIT_AS) and allocates until Python raises MemoryError, which it

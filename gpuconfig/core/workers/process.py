@@ -1,9 +1,10 @@
-"""The one place that runs a worker subprocess: a script that reads a JSON request and writes JSON lines.
+"""The one place that runs a worker subprocess: a program that reads a JSON request and writes JSON lines.
 
-Every worker starts through worker_boot.py: its messages come on a channel of their own (what else it prints
-goes to stderr and is never read as a message), and it dies with this process (see worker_boot.py). It runs
+Every worker starts through the boot script (programs.BOOT): its messages come on a channel of their own
+(what else it prints goes to stderr and is never read as a message), and it dies with this process (see
+gpuconfig/workers/boot.py). It runs
 in its own process group, so cancelling or timing out kills everything it started (DataLoader workers,
-spawned ranks) and not just the script. Its stderr goes to a temporary file, whose last lines explain a
+spawned ranks) and not just the program. Its stderr goes to a temporary file, whose last lines explain a
 failure. The caller gets each parsed line as it arrives and, at the end, how the process ended: in words
 ("crashed (segmentation fault)", "killed by signal 9 (out of memory?)") and as a Failure.
 """
@@ -15,6 +16,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -24,9 +26,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from gpuconfig.core.failures import Failure
-from gpuconfig.core.pythons import start_program, worker_python
+from gpuconfig.core.workers.environment import start_program
+from gpuconfig.core.workers.programs import BOOT
+from gpuconfig.core.workers.pythons import worker_python
 
-BOOT = Path(__file__).with_name("worker_boot.py")
 # How often the watchdog looks at cancel and the deadline: a cancel kills the worker within ~0.1 s.
 WATCH_INTERVAL_S = 0.05
 STDERR_TAIL_LINES = 20
@@ -49,6 +52,7 @@ SIGNAL_WORDS: dict[int, str] = {
 }
 # The signal Linux's out-of-memory killer sends; None where there is no such signal.
 OOM_KILL: int | None = getattr(signal, "SIGKILL", None)
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 class Deadline:
@@ -121,15 +125,15 @@ class WorkerExit:
 
 
 def run_worker(
-    script: Path,
+    program: Path,
     request: dict[str, Any],
     on_event: Callable[[dict[str, Any]], None],
     python: str | None = None,
     cancelled: Callable[[], bool] | None = None,
     deadline: Deadline | None = None,
 ) -> WorkerExit:
-    """Run `script` in `python` (through worker_boot.py), send it `request`, hand each JSON object it sends to
-    `on_event`, until it ends.
+    """Run `program` (a worker program's folder, or a single script) in `python` through the boot script, send
+    it `request`, hand each JSON object it sends to `on_event`, until it ends.
 
     Cancel and the deadline are watched on a thread and kill the whole process group at once, not at the
     worker's next line. An exception from `on_event` kills the worker and propagates. Raises OSError when
@@ -140,7 +144,7 @@ def run_worker(
     stderr = tempfile.TemporaryFile(mode="w+b")  # noqa: SIM115
     try:
         process = start_program(
-            [python or worker_python(), str(BOOT), str(script)],
+            [python or worker_python(), str(BOOT), str(program)],
             env={"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -161,7 +165,7 @@ def run_worker(
             elif limit.expired():
                 why.append("timeout")
             elif _has_exited(process):
-                # The script is gone: end anything it left behind that still holds its stdout open.
+                # The program is gone: end anything it left behind that still holds its stdout open.
                 _kill_group(process)
                 return
             if why:
@@ -192,8 +196,20 @@ def run_worker(
     return WorkerExit(code, why[0] if why else "", tail, round(time.monotonic() - started, 3), limit.seconds)
 
 
+def die_with(parent: int) -> None:
+    """For a child of the app's own (the NVML check): on Linux, have the kernel kill this process when
+    `parent` ends, even while it is stuck in C code; end it at once when that parent has ended already.
+    A worker gets the same from boot.py, which keeps its own copy: it runs where gpuconfig is not installed."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it ended before the line above: no signal would come
+        os._exit(1)
+
+
 def _send(stdin: IO[str], request: dict[str, Any]) -> None:
-    """One line; stdin then stays open: the worker lives while it is (worker_boot.py)."""
+    """One line; stdin then stays open: the worker lives while it is (boot.py)."""
     try:
         stdin.write(json.dumps(request) + "\n")
         stdin.flush()
@@ -210,7 +226,7 @@ def _parse(line: str) -> dict[str, Any] | None:
 
 
 def _has_exited(process: subprocess.Popen[str]) -> bool:
-    """Whether the script has ended, without reaping it: its id stays reserved for the group kill."""
+    """Whether the program has ended, without reaping it: its id stays reserved for the group kill."""
     if not hasattr(os, "waitid"):
         return process.poll() is not None
     return os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None

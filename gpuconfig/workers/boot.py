@@ -1,20 +1,23 @@
-"""Start a worker script with a message channel of its own, so that it dies with the program that started it.
+"""Start a worker program with a message channel of its own, so that it dies with the program that started it.
 
-Run as a file, `python worker_boot.py SCRIPT`, in whichever Python the worker needs (standard library only,
-Python 3.8 or newer, nothing from gpuconfig). Before SCRIPT runs as __main__:
+Run as a file, `python boot.py PROGRAM`, in whichever Python the worker needs (standard library only,
+Python 3.8 or newer, nothing from gpuconfig). PROGRAM is a program's folder (bench/, tracer/: a package
+with a __main__.py) or a single script. A folder runs as `python -m` would run it, with the folder that
+holds it (this one) first on the import path, so its modules import each other as a package does, in a
+Python that has no gpuconfig; a script runs as `python SCRIPT` would. Before PROGRAM runs as __main__:
 
 - Its messages have a channel of their own: the process's original stdout, kept under another descriptor
   whose number is in GPUCONFIG_EVENTS_FD. Descriptor 1 and sys.stdout then go to stderr, so nothing else
   that prints (a user's model file, a library, a child process) can be read as one of the worker's messages.
-- Its request is the first line on stdin, handed to the script as sys.stdin.
+- Its request is the first line on stdin, handed to the program as sys.stdin.
 - stdin stays open for as long as the parent wants the worker. When it ends (the parent closed it, or died:
-  SIGKILL, SIGTERM, a crash) the worker's process group is killed: the script and every program it started.
+  SIGKILL, SIGTERM, a crash) the worker's process group is killed: the program and every process it started.
 
-Where processes fork (Linux, macOS) this process stays behind as the group's supervisor: it runs the script
+Where processes fork (Linux, macOS) this process stays behind as the group's supervisor: it runs the program
 in a child, watches stdin, and ends as the child ended (its exit status, or the signal that killed it). The
-supervisor runs nothing but this file, so it is always able to kill the group, however the script is stuck.
-On Linux the kernel also kills the script when the supervisor dies (prctl(2), PR_SET_PDEATHSIG), even while
-it is stuck in C code. On Windows the script runs in this process, and a thread of its own watches stdin.
+supervisor runs nothing but this file, so it is always able to kill the group, however the program is stuck.
+On Linux the kernel also kills the program when the supervisor dies (prctl(2), PR_SET_PDEATHSIG), even while
+it is stuck in C code. On Windows the program runs in this process, and a thread of its own watches stdin.
 """
 
 from __future__ import annotations
@@ -44,9 +47,17 @@ def main() -> None:
     sys.stdout = sys.stderr
     sys.stdin = io.StringIO(request)
     sys.argv = sys.argv[1:]
-    # `python worker_boot.py` put this folder first on the import path: the script's own belongs there.
-    sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[0]))
-    runpy.run_path(sys.argv[0], run_name="__main__")
+    run(os.path.abspath(sys.argv[0]))
+
+
+def run(program: str) -> None:
+    """Run a program's folder as a package (`python -m NAME` from the folder that holds it), or a script."""
+    # `python boot.py` put this folder first on the import path: the program's own belongs there.
+    sys.path[0] = os.path.dirname(program)
+    if os.path.isdir(program):
+        runpy.run_module(os.path.basename(program), run_name="__main__", alter_sys=True)
+    else:
+        runpy.run_path(program, run_name="__main__")
 
 
 def _first_line() -> bytes:
@@ -73,15 +84,15 @@ def die_with(parent: int) -> None:
 
 
 def _supervise() -> None:
-    """The supervisor: kill the group when stdin ends; else end as the script's process ended."""
-    os.dup2(2, 1)  # the message channel is the script's alone: its end is the end of the messages
+    """The supervisor: kill the group when stdin ends; else end as the program's process ended."""
+    os.dup2(2, 1)  # the message channel is the program's alone: its end is the end of the messages
     threading.Thread(target=_watch, name="lifeline", daemon=True).start()
     _, status = os.wait()
     if os.WIFSIGNALED(status):
         import resource
 
         ended_by = os.WTERMSIG(status)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the script's crash has dumped its core already
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the program's crash has dumped its core already
         if ended_by != signal.SIGKILL:  # its handler cannot be set, and needs no resetting
             signal.signal(ended_by, signal.SIG_DFL)  # Python's own for SIGINT, its ignoring of SIGPIPE
         os.kill(os.getpid(), ended_by)

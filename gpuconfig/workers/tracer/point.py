@@ -1,0 +1,150 @@
+"""One trace point: the model prepared for the task, its steps run under fake tensors with memory tracked
+and operators counted; or the same steps run for real on the CPU, to check the traced estimate against."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+from . import torch_private
+from .adapters import add_lora, make_optimizer, quantize_linears
+from .attention import cuda_attention
+from .counting import op_counter
+from .events import TraceError
+from .heap import MallocReplay
+from .memory import cache_bytes, frozen_parameters_tolerated, phase_snapshots, snapshot
+from .models import build, call, input_bytes, loss_of, skipped_init
+from .runtime import rss_bytes
+
+
+def autocast_for(precision: str) -> Any:
+    import torch
+
+    if precision in ("amp_fp16",):
+        return torch.autocast("cpu", dtype=torch.float16)
+    if precision in ("amp_bf16", "fp8"):
+        return torch.autocast("cpu", dtype=torch.bfloat16)
+    return contextlib.nullcontext()
+
+
+def prepare(model: Any, request: dict[str, Any], foreach: bool) -> Any:
+    """Adapters, checkpointing and the optimizer for training; eval mode for inference."""
+    task = request["task"]
+    bits = {"int8": 8, "int4": 4}.get(request["precision"])
+    if task == "inference":
+        if bits:
+            quantize_linears(model, bits)
+        model.eval()
+        return None
+    if task in ("lora", "qlora"):
+        add_lora(model, int(request.get("lora_rank", 16)))
+    if task == "qlora":
+        quantize_linears(model, bits or 4)  # the adapters' frozen base layers; NF4 unless int8 is chosen
+    if request.get("checkpointing"):
+        if not hasattr(model, "gradient_checkpointing_enable"):
+            raise TraceError("unsupported", "activation checkpointing needs a Hugging Face model")
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    model.train()
+    return make_optimizer(request["optimizer"], [p for p in model.parameters() if p.requires_grad], foreach)
+
+
+def one_step(model: Any, inputs: Any, optimizer: Any, request: dict[str, Any]) -> int:
+    """One training step as a training loop runs it (outputs released before backward), or one forward
+    pass for inference; returns the bytes of the KV cache that forward built."""
+    import torch
+
+    if optimizer is None:
+        with torch.no_grad():
+            output = call(model, inputs)
+            kv = cache_bytes(output)
+            del output
+        return kv
+    with autocast_for(request["precision"]):
+        output = call(model, inputs)
+        loss = loss_of(output)
+    del output
+    loss.backward()
+    del loss
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=True)
+    return 0
+
+
+def trace_point(
+    request: dict[str, Any], batch: int, seq: int, layers: int | None = None, replay: MallocReplay | None = None
+) -> dict[str, Any]:
+    import torch
+
+    task = request["task"]
+    training = task != "inference"
+    foreach = request.get("device") == "cuda"  # PyTorch's default optimizer implementation on each device
+    with torch_private.fake_tensor_mode():
+        torch.manual_seed(0)
+        with skipped_init():
+            model, inputs, family = build(request, batch, seq, layers)
+        params = {id(p): p for p in model.parameters()}
+        total_params = sum(p.numel() for p in params.values())
+        optimizer = prepare(model, request, foreach)
+        trainable = [p for p in model.parameters() if p.requires_grad] if training else []
+        unique_trainable = {id(p): p for p in trainable}.values()
+        trainable_params = sum(p.numel() for p in unique_trainable)
+        grad_bytes = sum(p.numel() * p.element_size() for p in unique_trainable)
+        tracker = torch_private.recording_tracker()
+        counter = op_counter()
+        kv = 0
+        with frozen_parameters_tolerated(), cuda_attention(request.get("device")), tracker:
+            tracker.track_external(model, *([optimizer] if isinstance(optimizer, torch.optim.Optimizer) else []))
+            steps = 2 if training else 1
+            for step in range(steps):
+                if step == steps - 1:
+                    tracker.reset_mod_stats()
+                    torch_private.forget_peak(tracker)  # the peak of the last (steady-state) step only
+                counting = counter if step == steps - 1 else contextlib.nullcontext()
+                with counting:
+                    kv = one_step(model, inputs, optimizer, request)
+            peak = snapshot(tracker, "peak")
+            phases = phase_snapshots(tracker, model)
+    return {
+        "batch": batch,
+        "seq": seq,
+        "layers": layers,
+        "family": family,
+        "memory": peak,
+        "phases": phases,
+        "kv_cache_bytes": kv,
+        "cpu_heap_peak_bytes": replay.peak(tracker.events) if replay is not None else None,
+        "params": total_params,
+        "trainable_params": trainable_params,
+        "grad_bytes": grad_bytes,
+        "input_bytes": input_bytes(inputs),
+        "flops_by_dtype": counter.flops,
+        "conv_flops_by_dtype": counter.conv_flops,
+        "flops": sum(counter.flops.values()),
+        "matmul_bytes": counter.matmul_bytes,
+        "other_bytes": counter.other_bytes,
+    }
+
+
+def measure_point(request: dict[str, Any], batch: int, seq: int) -> dict[str, Any]:
+    """Run the same steps for real on the CPU: what the traced estimate is checked against."""
+    import torch
+
+    training = request["task"] != "inference"
+    torch.manual_seed(0)
+    started = time.perf_counter()
+    model, inputs, _ = build(request, batch, seq, None)
+    optimizer = prepare(model, request, foreach=False)
+    built = time.perf_counter()
+    step_seconds = []
+    for _ in range(2 if training else 1):
+        step_started = time.perf_counter()
+        one_step(model, inputs, optimizer, request)
+        step_seconds.append(time.perf_counter() - step_started)
+    return {
+        "batch": batch,
+        "seq": seq,
+        "peak_rss_bytes": rss_bytes(),
+        "build_seconds": built - started,
+        "step_seconds": step_seconds,
+    }

@@ -1,0 +1,119 @@
+"""Every private PyTorch API the tracer uses, in one place, each looked up when it is first needed.
+
+Fake tensors, dispatch modes, pytree, the FLOP registry, the module-wise MemTracker (torch.distributed._tools),
+the private aten operators and the private attributes of these objects change between torch releases
+without notice. Each is reached through this module only; where the torch in this Python lacks one, the
+trace stops with an "unsupported" TraceError that names the torch version and the API, not with an
+AttributeError from deep inside a step.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .events import TraceError
+
+T = TypeVar("T")
+
+
+def torch_version() -> str:
+    import torch
+
+    return str(torch.__version__)
+
+
+def missing(api: str) -> TraceError:
+    """The error for a private API this torch does not have."""
+    return TraceError(
+        "unsupported",
+        f"tracing needs {api}, which torch {torch_version()} does not have (a private PyTorch API that changes "
+        "between releases): trace with a torch version that has it",
+    )
+
+
+def checked(api: str, get: Callable[[], T]) -> T:
+    """`get()`, or the TraceError that says this torch has no `api`."""
+    try:
+        return get()
+    except (ImportError, AttributeError) as exc:
+        raise missing(api) from exc
+
+
+def private(module: str, name: str) -> Any:
+    """`name` from torch's module `module`."""
+    return checked(f"{module}.{name}", lambda: getattr(importlib.import_module(module), name))
+
+
+def aten(name: str) -> Any:
+    """The aten operator (its overload packet) `name`, as torch.ops.aten has it."""
+    import torch
+
+    return checked(f"torch.ops.aten.{name}", lambda: getattr(torch.ops.aten, name))
+
+
+# -- fake tensors, dispatch modes, operators ----------------------------------------------------------
+
+
+def fake_tensor_mode() -> Any:
+    """A FakeTensorMode that also takes real tensors (a model's constants) as inputs."""
+    return private("torch._subclasses.fake_tensor", "FakeTensorMode")(allow_non_fake_inputs=True)
+
+
+def dispatch_mode() -> Any:
+    """TorchDispatchMode, the base of a mode that sees every operator call."""
+    return private("torch.utils._python_dispatch", "TorchDispatchMode")
+
+
+def tree_flatten() -> Callable[[Any], tuple[list[Any], Any]]:
+    """torch's pytree flatten: the leaves of nested tuples, lists and dicts, and the tree's structure."""
+    flatten: Callable[[Any], tuple[list[Any], Any]] = private("torch.utils._pytree", "tree_flatten")
+    return flatten
+
+
+def flop_registry() -> dict[Any, Any]:
+    """The FLOP formula of each operator that has one, by overload packet (torch.utils.flop_counter)."""
+    registry: dict[Any, Any] = private("torch.utils.flop_counter", "flop_registry")
+    return registry
+
+
+def overload_packet(func: Any) -> Any:
+    """The operator an overload belongs to (aten.mm for aten.mm.default)."""
+    return checked("OpOverload._overloadpacket", lambda: func._overloadpacket)
+
+
+# -- the module-wise memory tracker --------------------------------------------------------------------
+
+
+def recording_tracker() -> Any:
+    """PyTorch's MemTracker, also replaying every storage allocation and free into a GlibcHeap."""
+    tracker_class = private("torch.distributed._tools.mem_tracker", "MemTracker")
+    update = private("torch.distributed._tools.mem_tracker", "_UpdateType")
+    checked("MemTracker._update_snap", lambda: tracker_class._update_snap)
+
+    class RecordingTracker(tracker_class):  # type: ignore[misc,valid-type]
+        def __init__(self) -> None:
+            super().__init__()
+            self.events: list[tuple[int, int]] = []  # (storage, bytes) allocated, (storage, -1) freed
+
+        def _update_snap(self, u_type: Any, winfo: Any, old_mem_consumed: Any = None, old_reftype: Any = None) -> None:
+            super()._update_snap(u_type, winfo, old_mem_consumed, old_reftype)
+            if u_type in (update.DEL, update.SIZE):
+                self.events.append((id(winfo), -1))
+            if u_type in (update.ADD, update.SIZE):
+                self.events.append((id(winfo), winfo.size * winfo.element_size))
+
+    return RecordingTracker()
+
+
+def forget_peak(tracker: Any) -> None:
+    """Forget the peak the tracker has seen so far: the next one is the peak of what runs from now."""
+    checked("MemTracker._peak_mem", lambda: tracker._peak_mem).clear()
+    checked("MemTracker._peak_mem_snap", lambda: tracker._peak_mem_snap).clear()
+
+
+def phase_peaks() -> tuple[tuple[Any, str], ...]:
+    """The tracker's states for the peak of the forward and of the backward pass, with their names."""
+    state = private("torch.distributed._tools.mem_tracker", "_ModState")
+    return (state.PEAK_FW, "forward"), (state.PEAK_BW, "backward")
