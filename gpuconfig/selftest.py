@@ -319,17 +319,18 @@ def _estimate(state: dict[str, Any]) -> str:
 def _probe(state: dict[str, Any]) -> str:
     if "python" not in state:
         raise Skipped("no Python with torch to run the benchmark in")
+    from gpuconfig.probe.model import Unavailable
     from gpuconfig.probe.runner import Limits, run_suite
 
     limits = Limits(benchmark_s=PROBE_TIMEOUT_S)
     outcome = run_suite("quick", python=state["python"], only=[PROBE_BENCHMARK], limits=limits)
-    if "unavailable" in outcome.torch:
-        raise CheckFailed(f"torch in {state['python']}: {outcome.torch['unavailable']}")
+    if isinstance(outcome.torch, Unavailable):
+        raise CheckFailed(f"torch in {state['python']}: {outcome.torch.reason}")
     ok = [r for r in outcome.results if r.status == "ok"]
     bad = [r for r in outcome.results if r.status == "failed"]
     if bad or not ok:
         first = bad[0] if bad else None
         raise CheckFailed(f"{PROBE_BENCHMARK}: {first.reason if first else 'no result'}")
     figures = ", ".join(f"{r.dtype} {r.value:.3g} {r.unit}" for r in ok if r.value is not None)
-    took = f"{outcome.seconds:.1f} s, torch {outcome.torch.get('version')}"
+    took = f"{outcome.seconds:.1f} s, torch {outcome.torch.version}"
     return f"{PROBE_BENCHMARK} on {ok[0].device}: {figures} ({took})"

@@ -1,7 +1,8 @@
 """What this machine is: OS, CPU, memory, disks, Thunderbolt/USB4, Python environments with torch, GPUs.
 
-Every field that cannot be read is `{"unavailable": why}`; nothing here raises for a missing part, driver
-or file. The sysfs readers take the sysfs root as a parameter so tests can point them at fixture trees.
+Every field that cannot be read is an `Unavailable` (machine.py holds the records); nothing here raises
+for a missing part, driver or file. The sysfs readers take the sysfs root as a parameter so tests can point
+them at fixture trees.
 """
 
 from __future__ import annotations
@@ -12,16 +13,30 @@ import platform
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 import psutil  # type: ignore[import-untyped, unused-ignore]
 
 from gpuconfig.core.workers import environment, interpreters, search
 from gpuconfig.probe import nvml
-from gpuconfig.probe.model import Unavailable, is_unavailable, unavailable
+from gpuconfig.probe.gpu_facts import DeviceLink, GpuFacts, PcieLink
+from gpuconfig.probe.machine import (
+    CpuInfo,
+    Disk,
+    GpuSummary,
+    Inventory,
+    MemoryInfo,
+    OsInfo,
+    PythonEnv,
+    System,
+    Thunderbolt,
+    ThunderboltDomain,
+    ThunderboltRouter,
+)
+from gpuconfig.probe.model import Maybe, Unavailable
 
 SYSFS = Path("/sys")
 LINUX = sys.platform.startswith("linux")
@@ -40,35 +55,25 @@ TB_GENERATIONS = {1: "Thunderbolt 1", 2: "Thunderbolt 2", 3: "Thunderbolt 3", 4:
 TB_NO_PCIE = {"dponly", "usbonly", "nopcie"}
 # Transfer rate per lane of each PCIe generation in GT/s (PCI Express Base Specification 6.0, table 1-1).
 PCIE_GENERATIONS = {2.5: 1, 5.0: 2, 8.0: 3, 16.0: 4, 32.0: 5, 64.0: 6}
-
-
-@dataclass(frozen=True)
-class Inventory:
-    """This machine: `system` (os, cpu, memory, disks, thunderbolt, pythons, gpu) and one dict per GPU."""
-
-    system: dict[str, Any]
-    devices: list[dict[str, Any]]
-
-    def record(self) -> dict[str, Any]:
-        return {"system": self.system, "devices": self.devices}
+T = TypeVar("T")
 
 
 def inventory(extra_pythons: Sequence[str] = ()) -> Inventory:
     """Read this machine's inventory; `extra_pythons` are interpreters or environments the user added."""
     gpu, devices = gpus()
-    system = {
-        "os": os_info(),
-        "cpu": cpu_info(),
-        "memory": memory_info(),
-        "disks": disks(),
-        "thunderbolt": thunderbolt(),
-        "pythons": pythons(extra_pythons),
-        "gpu": gpu,
-    }
-    return Inventory(system=system, devices=devices)
+    system = System(
+        os=os_info(),
+        cpu=cpu_info(),
+        memory=memory_info(),
+        disks=tuple(disks()),
+        thunderbolt=thunderbolt(),
+        pythons=tuple(pythons(extra_pythons)),
+        gpu=gpu,
+    )
+    return Inventory(system=system, devices=tuple(devices))
 
 
-def os_info() -> dict[str, Any]:
+def os_info() -> OsInfo:
     system = platform.system()
     name = system
     if LINUX:
@@ -78,14 +83,14 @@ def os_info() -> dict[str, Any]:
         name = f"macOS {platform.mac_ver()[0]}"
     elif system == "Windows":
         name = f"Windows {platform.release()}"
-    return {
-        "name": name,
-        "system": system,
-        "release": platform.release(),
-        "version": platform.version(),
-        "kernel": platform.version() if system == "Windows" else platform.release(),
-        "machine": platform.machine(),
-    }
+    return OsInfo(
+        name=name,
+        system=system,
+        release=platform.release(),
+        version=platform.version(),
+        kernel=platform.version() if system == "Windows" else platform.release(),
+        machine=platform.machine(),
+    )
 
 
 def _cpuinfo(path: Path) -> dict[str, str]:
@@ -101,7 +106,7 @@ def _cpuinfo(path: Path) -> dict[str, str]:
     return fields
 
 
-def cpu_info(cpuinfo: Path = Path("/proc/cpuinfo")) -> dict[str, Any]:
+def cpu_info(cpuinfo: Path = Path("/proc/cpuinfo")) -> CpuInfo:
     try:
         fields = _cpuinfo(cpuinfo)
     except OSError:
@@ -109,7 +114,7 @@ def cpu_info(cpuinfo: Path = Path("/proc/cpuinfo")) -> dict[str, Any]:
     model = fields.get("model name") or platform.processor() or platform.machine()
     physical = psutil.cpu_count(logical=False)
     freq = psutil.cpu_freq()
-    sets: dict[str, Any]
+    sets: Maybe[dict[str, bool]]
     if "flags" in fields:
         flags = set(fields["flags"].split())
         sets = {name: name in flags for name in X86_INSTRUCTION_SETS}
@@ -117,52 +122,50 @@ def cpu_info(cpuinfo: Path = Path("/proc/cpuinfo")) -> dict[str, Any]:
         features = set(fields["Features"].split())
         sets = {name: name in features for name in ARM_INSTRUCTION_SETS}
     elif LINUX:
-        sets = unavailable(f"{cpuinfo} lists no CPU flags")
+        sets = Unavailable(f"{cpuinfo} lists no CPU flags")
     else:
-        sets = unavailable(f"instruction sets are read from /proc/cpuinfo, which {platform.system()} does not have")
-    return {
-        "model": model,
-        "physical_cores": physical if physical else unavailable("the OS does not report physical cores"),
-        "logical_cores": psutil.cpu_count(logical=True) or unavailable("the OS does not report logical cores"),
+        sets = Unavailable(f"instruction sets are read from /proc/cpuinfo, which {platform.system()} does not have")
+    return CpuInfo(
+        model=model,
+        physical_cores=physical if physical else Unavailable("the OS does not report physical cores"),
+        logical_cores=psutil.cpu_count(logical=True) or Unavailable("the OS does not report logical cores"),
         # Virtual machines often report no maximum frequency (psutil gives 0).
-        "max_mhz": freq.max if freq and freq.max else unavailable("the OS does not report a maximum CPU frequency"),
-        "instruction_sets": sets,
-    }
+        max_mhz=freq.max if freq and freq.max else Unavailable("the OS does not report a maximum CPU frequency"),
+        instruction_sets=sets,
+    )
 
 
-def memory_info() -> dict[str, Any]:
+def memory_info() -> MemoryInfo:
     memory = psutil.virtual_memory()
-    return {"total_bytes": memory.total, "available_bytes": memory.available, "swap_bytes": psutil.swap_memory().total}
+    return MemoryInfo(memory.total, memory.available, psutil.swap_memory().total)
 
 
-def _rotational(device: str, sysfs_root: Path) -> bool | dict[str, str]:
+def _rotational(device: str, sysfs_root: Path) -> Maybe[bool]:
     """Whether the disk under a partition spins, from /sys/block/<disk>/queue/rotational."""
     name = Path(os.path.realpath(device)).name
     block = sysfs_root / "class" / "block" / name
     if not block.exists():
-        return unavailable(f"{device} is not a block device in sysfs")
+        return Unavailable(f"{device} is not a block device in sysfs")
     disk = Path(os.path.realpath(block)).parent.name if (block / "partition").exists() else name
     value = _read(sysfs_root / "block" / disk / "queue" / "rotational")
     if value not in ("0", "1"):
-        return unavailable(f"/sys/block/{disk}/queue/rotational is unreadable")
+        return Unavailable(f"/sys/block/{disk}/queue/rotational is unreadable")
     return value == "1"
 
 
-def disks(sysfs_root: Path = SYSFS) -> list[dict[str, Any]]:
+def disks(sysfs_root: Path = SYSFS) -> list[Disk]:
     """Mounted disk partitions with their size, free space and (Linux) whether the disk is rotational."""
     found = []
     for part in psutil.disk_partitions(all=False):
-        entry: dict[str, Any] = {"device": part.device, "mountpoint": part.mountpoint, "fstype": part.fstype}
+        total: Maybe[int]
+        free: Maybe[int]
         try:
             usage = psutil.disk_usage(part.mountpoint)
-            entry |= {"total_bytes": usage.total, "free_bytes": usage.free}
+            total, free = usage.total, usage.free
         except OSError as error:
-            why = unavailable(f"cannot read {part.mountpoint}: {error.strerror or error}")
-            entry |= {"total_bytes": why, "free_bytes": why}
-        entry["rotational"] = (
-            _rotational(part.device, sysfs_root) if LINUX else unavailable("read from Linux sysfs only")
-        )
-        found.append(entry)
+            total = free = Unavailable(f"cannot read {part.mountpoint}: {error.strerror or error}")
+        rotational = _rotational(part.device, sysfs_root) if LINUX else Unavailable("read from Linux sysfs only")
+        found.append(Disk(part.device, part.mountpoint, part.fstype, total, free, rotational))
     return found
 
 
@@ -174,14 +177,14 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _attr(folder: Path, name: str, parse: Callable[[str], Any], absent: str) -> Any:
+def _attr(folder: Path, name: str, parse: Callable[[str], T], absent: str) -> Maybe[T]:
     text = _read(folder / name)
     if text is None:
-        return unavailable(absent)
+        return Unavailable(absent)
     try:
         return parse(text)
     except ValueError:
-        return unavailable(f"unreadable value {text!r} in {folder.name}/{name}")
+        return Unavailable(f"unreadable value {text!r} in {folder.name}/{name}")
 
 
 def _gbps(text: str) -> float:
@@ -192,64 +195,69 @@ def _gbps(text: str) -> float:
     return float(match.group(1))
 
 
-def _tb_domain(folder: Path) -> dict[str, Any]:
+def _tb_domain(folder: Path) -> ThunderboltDomain:
     security = _read(folder / "security")
-    return {
-        "name": folder.name,
-        "security": security if security else unavailable("security level not reported"),
-        "pcie_tunnels": (security not in TB_NO_PCIE) if security else unavailable("security level not reported"),
-        "iommu_dma_protection": _attr(folder, "iommu_dma_protection", lambda t: bool(int(t)), "not reported"),
-        "deauthorization": _attr(folder, "deauthorization", lambda t: bool(int(t)), "not reported"),
-    }
+    unknown = Unavailable("security level not reported")
+    return ThunderboltDomain(
+        name=folder.name,
+        security=security if security else unknown,
+        pcie_tunnels=(security not in TB_NO_PCIE) if security else unknown,
+        iommu_dma_protection=_attr(folder, "iommu_dma_protection", lambda t: bool(int(t)), "not reported"),
+        deauthorization=_attr(folder, "deauthorization", lambda t: bool(int(t)), "not reported"),
+    )
 
 
-def _tb_router(folder: Path, domain: int, route: str) -> dict[str, Any]:
+def _link_gbps(speed: Maybe[float], lanes: Maybe[int]) -> Maybe[float]:
+    if isinstance(speed, Unavailable):
+        return speed
+    return lanes if isinstance(lanes, Unavailable) else speed * lanes
+
+
+def _tb_router(folder: Path, domain: int, route: str) -> ThunderboltRouter:
     """One Thunderbolt/USB4 router (host or device), with its link as boltctl reports it: lanes x speed."""
     host = int(route, 16) == 0
     # The kernel shows no link attributes on the host router (switch.c, switch_attr_is_visible).
     old = "not reported (kernel older than 5.5?)"
     link_absent = "the host router has no upstream link" if host else old
-    entry: dict[str, Any] = {
-        "name": folder.name,
-        "domain": domain,
-        "route": route,
-        "kind": "host" if host else "device",
-        "vendor_name": _attr(folder, "vendor_name", str, "not reported"),
-        "device_name": _attr(folder, "device_name", str, "not reported"),
-        "vendor": _attr(folder, "vendor", str, "not reported"),
-        "device": _attr(folder, "device", str, "not reported"),
-        "unique_id": _attr(folder, "unique_id", str, "not reported"),
-        "generation": _attr(folder, "generation", int, old),
+    generation = _attr(folder, "generation", int, old)
+    rx_speed, rx_lanes = _attr(folder, "rx_speed", _gbps, link_absent), _attr(folder, "rx_lanes", int, link_absent)
+    tx_speed, tx_lanes = _attr(folder, "tx_speed", _gbps, link_absent), _attr(folder, "tx_lanes", int, link_absent)
+    return ThunderboltRouter(
+        name=folder.name,
+        domain=domain,
+        route=route,
+        kind="host" if host else "device",
+        vendor_name=_attr(folder, "vendor_name", str, "not reported"),
+        device_name=_attr(folder, "device_name", str, "not reported"),
+        vendor=_attr(folder, "vendor", str, "not reported"),
+        device=_attr(folder, "device", str, "not reported"),
+        unique_id=_attr(folder, "unique_id", str, "not reported"),
+        generation=generation,
         # switch.c hides "authorized" where the domain's security level allows no PCIe tunnel.
-        "authorized": _attr(folder, "authorized", int, "not reported (no PCIe tunnels in this domain?)"),
-    }
-    generation = entry["generation"]
-    entry["generation_name"] = (
-        TB_GENERATIONS.get(generation, f"generation {generation}") if isinstance(generation, int) else generation
+        authorized=_attr(folder, "authorized", int, "not reported (no PCIe tunnels in this domain?)"),
+        generation_name=generation
+        if isinstance(generation, Unavailable)
+        else TB_GENERATIONS.get(generation, f"generation {generation}"),
+        rx_speed_gbps=rx_speed,
+        rx_lanes=rx_lanes,
+        rx_link_gbps=_link_gbps(rx_speed, rx_lanes),
+        tx_speed_gbps=tx_speed,
+        tx_lanes=tx_lanes,
+        tx_link_gbps=_link_gbps(tx_speed, tx_lanes),
     )
-    for side in ("rx", "tx"):
-        speed = _attr(folder, f"{side}_speed", _gbps, link_absent)
-        lanes = _attr(folder, f"{side}_lanes", int, link_absent)
-        entry[f"{side}_speed_gbps"] = speed
-        entry[f"{side}_lanes"] = lanes
-        if isinstance(speed, float) and isinstance(lanes, int):
-            entry[f"{side}_link_gbps"] = speed * lanes
-        else:
-            entry[f"{side}_link_gbps"] = speed if is_unavailable(speed) else lanes
-    return entry
 
 
-def thunderbolt(sysfs_root: Path = SYSFS) -> dict[str, Any]:
+def thunderbolt(sysfs_root: Path = SYSFS) -> Maybe[Thunderbolt]:
     """Thunderbolt/USB4 domains and routers from Linux sysfs (ABI: Documentation/ABI/testing/sysfs-bus-thunderbolt)."""
     if sysfs_root == SYSFS and not LINUX:
-        return unavailable(f"Thunderbolt/USB4 links are read from Linux sysfs; not available on {platform.system()}")
+        return Unavailable(f"Thunderbolt/USB4 links are read from Linux sysfs; not available on {platform.system()}")
     folder = sysfs_root / "bus" / "thunderbolt" / "devices"
     try:
         names = sorted(os.listdir(folder))
     except FileNotFoundError:
-        return unavailable(NO_THUNDERBOLT)
+        return Unavailable(NO_THUNDERBOLT)
     except OSError as error:
-        return unavailable(f"cannot read {folder}: {error.strerror or error}")
+        return Unavailable(f"cannot read {folder}: {error.strerror or error}")
     domains = [_tb_domain(folder / n) for n in names if re.fullmatch(r"domain\d+", n)]
     routers = []
     for name in names:
@@ -258,8 +266,8 @@ def thunderbolt(sysfs_root: Path = SYSFS) -> dict[str, Any]:
         if match:
             routers.append(_tb_router(folder / name, int(match.group(1)), match.group(2)))
     if not domains and not routers:
-        return unavailable(NO_THUNDERBOLT)
-    return {"domains": domains, "devices": routers}
+        return Unavailable(NO_THUNDERBOLT)
+    return Thunderbolt(tuple(domains), tuple(routers))
 
 
 def _pcie_speed(text: str) -> float:
@@ -270,92 +278,93 @@ def _pcie_speed(text: str) -> float:
     return float(match.group(1))
 
 
-def _link(folder: Path) -> dict[str, Any]:
-    link: dict[str, Any] = {}
-    for which in ("current", "max"):
-        speed = _attr(folder, f"{which}_link_speed", _pcie_speed, "not reported")
-        link[f"{which}_speed_gts"] = speed
-        link[f"{which}_generation"] = (
-            PCIE_GENERATIONS.get(speed, unavailable(f"unknown PCIe rate {speed} GT/s"))
-            if isinstance(speed, float)
-            else speed
-        )
-        link[f"{which}_width"] = _attr(folder, f"{which}_link_width", int, "not reported")
-    return link
+def _link(folder: Path, which: str) -> tuple[Maybe[float], Maybe[int], Maybe[int]]:
+    """The current or max link of a PCI device: (speed in GT/s, generation, width)."""
+    speed = _attr(folder, f"{which}_link_speed", _pcie_speed, "not reported")
+    generation = (
+        speed
+        if isinstance(speed, Unavailable)
+        else PCIE_GENERATIONS.get(speed, Unavailable(f"unknown PCIe rate {speed} GT/s"))
+    )
+    return speed, generation, _attr(folder, f"{which}_link_width", int, "not reported")
 
 
-def pcie_link(bus_id: str, sysfs_root: Path = SYSFS) -> dict[str, Any]:
+def pcie_link(bus_id: str, sysfs_root: Path = SYSFS) -> Maybe[DeviceLink]:
     """A PCI device's link from Linux sysfs (readable without root), and the links of the bridges above it.
 
     The GPU's own link can read x16 while a Thunderbolt tunnel or a switch above it is narrower, so the
     upstream chain is listed too (a tunnel's bridge reads 2.5GT/s x1 under a GPU at x16: ewagner12/all-ways-egpu#37).
     """
     if sysfs_root == SYSFS and not LINUX:
-        return unavailable(f"PCIe links are read from Linux sysfs; not available on {platform.system()}")
+        return Unavailable(f"PCIe links are read from Linux sysfs; not available on {platform.system()}")
     device = sysfs_root / "bus" / "pci" / "devices" / bus_id
     if not device.exists():
-        return unavailable(f"{bus_id} not found in {device.parent}")
+        return Unavailable(f"{bus_id} not found in {device.parent}")
     upstream = []
     for parent in Path(os.path.realpath(device)).parents:
         if not re.fullmatch(r"[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]", parent.name):
             break
-        upstream.append({"bus_id": parent.name, **_link(parent)})
+        upstream.append(PcieLink(parent.name, *_link(parent, "current"), *_link(parent, "max")))
     removable = _read(device / "removable")
-    return {
-        "bus_id": bus_id,
-        **_link(device),
+    return DeviceLink(
+        bus_id,
+        *_link(device, "current"),
+        *_link(device, "max"),
         # "removable" below a port that firmware marks external (Thunderbolt/USB4): an eGPU (kernel >= 5.14).
-        "removable": removable if removable else unavailable("not reported (kernel older than 5.14?)"),
-        "upstream": upstream,
-    }
+        removable=removable if removable else Unavailable("not reported (kernel older than 5.14?)"),
+        upstream=tuple(upstream),
+    )
 
 
-def gpus(sysfs_root: Path = SYSFS) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(system-wide GPU facts or why there are none, one dict per NVIDIA GPU with its sysfs PCIe link)."""
+def gpus(sysfs_root: Path = SYSFS) -> tuple[Maybe[GpuSummary], list[GpuFacts]]:
+    """(system-wide GPU facts or why there are none, each NVIDIA GPU with its sysfs PCIe link)."""
     session = nvml.Nvml.open()
     if isinstance(session, Unavailable):
-        return session.record(), []
+        return session, []
     with session:
         count = session.device_count()
         if isinstance(count, Unavailable):
-            return count.record(), []
-        devices = [session.device_facts(i) for i in range(count)]
+            return count, []
+        facts = [session.device_facts(i) for i in range(count)]
         system = nvml.facts_from_raw(session.raw_system())
-    for device in devices:
-        bus_id = device.get("pci_bus_id")
-        device["pcie_sysfs"] = (
-            pcie_link(bus_id, sysfs_root) if isinstance(bus_id, str) else unavailable("NVML gave no PCI bus id")
+    devices = [
+        replace(
+            device,
+            pcie_sysfs=pcie_link(device.pci_bus_id, sysfs_root)
+            if isinstance(device.pci_bus_id, str)
+            else Unavailable("NVML gave no PCI bus id"),
         )
-    gpu = {"count": count, **{k: system[k] for k in ("driver_version", "cuda_driver_version", "nvml_version")}}
-    if not devices:
-        gpu["devices"] = unavailable("NVML found no NVIDIA GPU")
+        for device in facts
+    ]
+    gpu = GpuSummary(
+        count,
+        system.driver_version,
+        system.cuda_driver_version,
+        system.nvml_version,
+        None if devices else Unavailable("NVML found no NVIDIA GPU"),
+    )
     return gpu, devices
 
 
-def _this_python() -> dict[str, Any]:
+def _this_python() -> PythonEnv:
+    torch: Maybe[str]
     try:
-        torch: Any = metadata.version("torch")
+        torch = metadata.version("torch")
     except metadata.PackageNotFoundError:
-        torch = unavailable("torch is not installed in this environment")
-    return {
-        "path": sys.executable,
-        "source": "this interpreter",
-        "python_version": platform.python_version(),
-        "torch": torch,
-    }
+        torch = Unavailable("torch is not installed in this environment")
+    return PythonEnv(sys.executable, "this interpreter", platform.python_version(), torch)
 
 
-def probe_python(path: str, source: str) -> dict[str, Any]:
+def probe_python(path: str, source: str) -> PythonEnv:
     """An interpreter's Python and torch versions, asked in a subprocess; a broken one is unavailable."""
     found = interpreters.ask(path, source)
-    entry: dict[str, Any] = {"path": found.path, "source": source}
     if found.problem:
-        return entry | {"python_version": unavailable(found.problem), "torch": unavailable(found.problem)}
-    torch = found.torch or unavailable("torch is not installed in this environment")
-    return entry | {"python_version": found.python, "torch": torch}
+        return PythonEnv(found.path, source, Unavailable(found.problem), Unavailable(found.problem))
+    torch = found.torch or Unavailable("torch is not installed in this environment")
+    return PythonEnv(found.path, source, found.python, torch)
 
 
-def pythons(extra_pythons: Sequence[str] = (), listing: Path | None = None) -> list[dict[str, Any]]:
+def pythons(extra_pythons: Sequence[str] = (), listing: Path | None = None) -> list[PythonEnv]:
     """This interpreter, the conda environments, and `extra_pythons`: each with its torch version or why not.
 
     The installed app is no Python a worker could use: it lists every Python it finds instead

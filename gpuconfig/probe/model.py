@@ -1,49 +1,147 @@
 """What a probe run produces: frozen records shared by the runner, the verdicts, the history and the tab.
 
-"Unavailable" is a value: a field that could not be read is `{"unavailable": "why"}` in the JSON forms
-(inventory dicts) and an `Unavailable` where a typed value is expected. Where a worker could not give it,
-`{"unavailable": "why", "failure": ...}` also says why as a Failure, for the verdicts to switch on.
+"Unavailable" is a value: a field that could not be read is an `Unavailable(reason, failure)` wherever the
+program holds it, and `{"unavailable": "why"}` (with `"failure": ...` where a worker said why as a Failure)
+only in JSON, written by `Record.record()` and read back by `Unavailable.read()`.
+
+A `Record` is a frozen dataclass whose JSON form is its fields in order: `record()` writes it and
+`from_record()` reads it back (a key an older report lacks becomes its field's default, or unavailable).
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+import sys
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from typing import Any, Self, TypeVar, Union
 
 from gpuconfig.core.failures import Failure
 
 SUITES = ("quick", "full")
 RESULT_STATUSES = ("ok", "failed", "skipped")
 VERDICT_STATUSES = ("pass", "warn", "fail", "info")
+# A field left out of the JSON form while it is None (a key only some records have).
+OMIT_NONE = {"omit_none": True}
+NOT_RECORDED = "not recorded in this report"
 
 
 @dataclass(frozen=True)
 class Unavailable:
-    """A value that could not be read, and why (no driver, no GPU, not supported on this part...)."""
+    """A value that could not be read, and why (no driver, no GPU, not supported on this part...);
+    `failure` says why as a value where a worker gave one, for the verdicts to switch on."""
 
     reason: str
+    failure: Failure | None = None
 
     def record(self) -> dict[str, str]:
-        return {"unavailable": self.reason}
+        return {"unavailable": self.reason} | ({"failure": str(self.failure)} if self.failure is not None else {})
+
+    @classmethod
+    def read(cls, value: object) -> Unavailable | None:
+        """The Unavailable a JSON value stands for, or None when it is a value."""
+        if isinstance(value, Unavailable):
+            return value
+        if isinstance(value, Mapping) and "unavailable" in value and set(value) <= {"unavailable", "failure"}:
+            return cls(str(value["unavailable"]), failure_of(value.get("failure")))
+        return None
 
 
-def unavailable(reason: str, failure: Failure | None = None) -> dict[str, str]:
-    """The JSON form of a field that could not be read (and, from a worker, why as a Failure)."""
-    return {"unavailable": reason} | ({"failure": str(failure)} if failure is not None else {})
+T = TypeVar("T")
+Maybe = Union[T, Unavailable]  # noqa: UP007 (a generic alias: Maybe[int] is int | Unavailable)
 
 
-def is_unavailable(value: Any) -> bool:
-    return isinstance(value, Unavailable) or (
-        isinstance(value, dict) and "unavailable" in value and set(value) <= {"unavailable", "failure"}
-    )
-
-
-def failure_of(value: Any) -> Failure | None:
+def failure_of(value: object) -> Failure | None:
     """The Failure a record names (a result's "failure", an unavailable's); None when it names none it knows."""
+    if not isinstance(value, str):
+        return None
     try:
         return Failure(value)
-    except (ValueError, TypeError):
+    except ValueError:
         return None
+
+
+def to_json(value: object) -> Any:
+    """A value as plain JSON data: records by their `record()`, unavailables as {"unavailable": why}."""
+    if isinstance(value, Record | Unavailable):
+        return value.record()
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_json(v) for v in value]
+    return value
+
+
+class Record:
+    """A frozen dataclass with a JSON form: its fields in order (see the module's docstring)."""
+
+    def items(self) -> list[tuple[str, object]]:
+        """(name, value) of each field its JSON form has, in order."""
+        pairs = [(f.name, getattr(self, f.name), f.metadata.get("omit_none")) for f in fields(self)]  # type: ignore[arg-type]
+        return [(name, value) for name, value, omit in pairs if not (omit and value is None)]
+
+    def record(self) -> dict[str, Any]:
+        return {name: to_json(value) for name, value in self.items()}
+
+    @classmethod
+    def from_record(cls, data: object) -> Self:
+        """The record a JSON object holds; a missing key is its field's default, else unavailable or empty."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"{cls.__name__}: expected a JSON object, got {type(data).__name__}")
+        hints = _hints(cls)
+        values = {}
+        for f in fields(cls):  # type: ignore[arg-type]
+            if f.name in data:
+                values[f.name] = _read(hints[f.name], data[f.name])
+            elif f.default is MISSING and f.default_factory is MISSING:
+                values[f.name] = _absent(hints[f.name])
+        return cls(**values)
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls, vars(sys.modules[cls.__module__]))
+    return _HINTS[cls]
+
+
+def _options(hint: Any) -> tuple[Any, ...]:
+    return typing.get_args(hint) if typing.get_origin(hint) in (Union, types.UnionType) else (hint,)
+
+
+def _read(hint: Any, value: Any) -> Any:
+    """A JSON value as the type `hint` names (unions try unavailable, then records, then containers)."""
+    options = _options(hint)
+    if Unavailable in options and (missing := Unavailable.read(value)) is not None:
+        return missing
+    for option in options:
+        origin = typing.get_origin(option) or option
+        if isinstance(origin, type) and issubclass(origin, Record) and isinstance(value, Mapping):
+            return origin.from_record(value)
+        if origin is tuple and isinstance(value, list | tuple):
+            item = typing.get_args(option)[0]
+            return tuple(_read(item, v) for v in value)
+        if origin is dict and isinstance(value, Mapping):
+            item = typing.get_args(option)[1]
+            return {str(k): _read(item, v) for k, v in value.items()}
+        if origin is Failure:
+            return failure_of(value)
+    return value
+
+
+def _absent(hint: Any) -> Any:
+    """What a field an older report lacks holds."""
+    options = _options(hint)
+    if Unavailable in options:
+        return Unavailable(NOT_RECORDED)
+    first = typing.get_origin(options[0]) or options[0]
+    if isinstance(first, type) and issubclass(first, Record):
+        return first.from_record({})
+    empty: dict[Any, Any] = {str: "", tuple: (), dict: {}, int: 0, float: 0.0, bool: False}
+    return empty.get(first)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ from typing import Any
 import pynvml
 
 from gpuconfig.probe import nvml_guard
-from gpuconfig.probe.model import Unavailable, is_unavailable, unavailable
+from gpuconfig.probe.gpu_facts import ClockEvents, GpuFacts, GpuSample, Modes, NvmlPcie, RemappedRows
+from gpuconfig.probe.model import Unavailable
 
 RECORDING_FORMAT = "gpuconfig.nvml-recording/1"
 
@@ -245,27 +246,28 @@ class Nvml:
         """What NVML returned for one live sample of device `index`, as JSON."""
         return self._read(self._samples, self._handle(index))
 
-    def device_facts(self, index: int) -> dict[str, Any]:
+    def device_facts(self, index: int) -> GpuFacts:
         """Device `index`'s facts (see `facts_from_raw`)."""
         return facts_from_raw(self.raw_facts(index))
 
-    def sample(self, index: int) -> dict[str, Any]:
+    def sample(self, index: int) -> GpuSample:
         """One live sample of device `index` (see `sample_from_raw`)."""
         return sample_from_raw(self.raw_sample(index))
 
 
 def _field(raw: Mapping[str, Any], spec: Call, convert: Callable[[Any], Any] = lambda v: v) -> Any:
-    """One field from a raw dict: converted, or `{"unavailable": why}`."""
+    """One field from a raw dict: converted, or an `Unavailable` saying why not."""
     name = key(spec)
     if name not in raw:
-        return unavailable(f"{name} was not read")
+        return Unavailable(f"{name} was not read")
     value = raw[name]
-    if is_unavailable(value):
-        return dict(value)
+    missing = Unavailable.read(value)
+    if missing is not None:
+        return missing
     try:
         return convert(value)
     except (TypeError, ValueError, KeyError, IndexError):
-        return unavailable(f"unexpected value from {name}: {value!r}")
+        return Unavailable(f"unexpected value from {name}: {value!r}")
 
 
 def _cuda_version(value: int) -> str:
@@ -289,77 +291,75 @@ def sysfs_bus_id(bus_id: str) -> str:
     return f"{int(domain, 16):04x}:{rest.lower()}"
 
 
-def _modes(value: Sequence[int]) -> dict[str, bool]:
+def _modes(value: Sequence[int]) -> Modes:
     current, pending = value
-    return {"current": bool(current), "pending": bool(pending)}
+    return Modes(bool(current), bool(pending))
 
 
-def _remapped(value: Sequence[int]) -> dict[str, Any]:
+def _remapped(value: Sequence[int]) -> RemappedRows:
     corrected, uncorrected, pending, failed = value
-    return {
-        "corrected": int(corrected),
-        "uncorrected": int(uncorrected),
-        "pending": bool(pending),
-        "failed": bool(failed),
-    }
+    return RemappedRows(int(corrected), int(uncorrected), bool(pending), bool(failed))
 
 
-def facts_from_raw(raw: Mapping[str, Any]) -> dict[str, Any]:
+def facts_from_raw(raw: Mapping[str, Any]) -> GpuFacts:
     """The facts of one GPU from NVML's raw answers (`Nvml.raw_facts` or a recording).
 
-    Units: bytes, W, MHz, °C. Every field that NVML could not give is `{"unavailable": why}`.
+    Units: bytes, W, MHz, °C. Every field that NVML could not give is an `Unavailable`.
     """
-    ecc = "nvmlDeviceGetTotalEccErrors"
-    ecc_counts = {
-        f"ecc_{kind}_{counter}": _field(
-            raw, (ecc, f"NVML_MEMORY_ERROR_TYPE_{kind.upper()}", f"NVML_{counter.upper()}_ECC"), int
+
+    def ecc(kind: str, counter: str) -> Any:
+        return _field(
+            raw, ("nvmlDeviceGetTotalEccErrors", f"NVML_MEMORY_ERROR_TYPE_{kind}", f"NVML_{counter}_ECC"), int
         )
-        for counter in ("volatile", "aggregate")
-        for kind in ("corrected", "uncorrected")
-    }
+
     pages = "nvmlDeviceGetRetiredPages"
     single = _field(raw, (pages, "NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS"), len)
     double = _field(raw, (pages, "NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR"), len)
-    retired = single if is_unavailable(single) else double if is_unavailable(double) else single + double
+    retired = (
+        single if isinstance(single, Unavailable) else double if isinstance(double, Unavailable) else single + double
+    )
     limit = "nvmlDeviceGetTemperatureThreshold"
-    return {
-        "index": raw.get("index"),
-        "name": _field(raw, ("nvmlDeviceGetName",), str),
-        "uuid": _field(raw, ("nvmlDeviceGetUUID",), str),
-        "pci_bus_id": _field(raw, ("nvmlDeviceGetPciInfo",), lambda v: sysfs_bus_id(v["busId"])),
-        "pci_device_id": _field(raw, ("nvmlDeviceGetPciInfo",), lambda v: _pci_id(v["pciDeviceId"])),
-        "pci_subsystem_id": _field(raw, ("nvmlDeviceGetPciInfo",), lambda v: _pci_id(v["pciSubSystemId"])),
-        "memory_total_bytes": _field(raw, ("nvmlDeviceGetMemoryInfo",), lambda v: int(v["total"])),
-        "driver_version": _field(raw, ("nvmlSystemGetDriverVersion",), str),
-        "cuda_driver_version": _field(raw, ("nvmlSystemGetCudaDriverVersion_v2",), _cuda_version),
-        "nvml_version": _field(raw, ("nvmlSystemGetNVMLVersion",), str),
-        "compute_capability": _field(raw, ("nvmlDeviceGetCudaComputeCapability",), _compute_capability),
+    return GpuFacts(
+        index=raw.get("index"),
+        name=_field(raw, ("nvmlDeviceGetName",), str),
+        uuid=_field(raw, ("nvmlDeviceGetUUID",), str),
+        pci_bus_id=_field(raw, ("nvmlDeviceGetPciInfo",), lambda v: sysfs_bus_id(v["busId"])),
+        pci_device_id=_field(raw, ("nvmlDeviceGetPciInfo",), lambda v: _pci_id(v["pciDeviceId"])),
+        pci_subsystem_id=_field(raw, ("nvmlDeviceGetPciInfo",), lambda v: _pci_id(v["pciSubSystemId"])),
+        memory_total_bytes=_field(raw, ("nvmlDeviceGetMemoryInfo",), lambda v: int(v["total"])),
+        driver_version=_field(raw, ("nvmlSystemGetDriverVersion",), str),
+        cuda_driver_version=_field(raw, ("nvmlSystemGetCudaDriverVersion_v2",), _cuda_version),
+        nvml_version=_field(raw, ("nvmlSystemGetNVMLVersion",), str),
+        compute_capability=_field(raw, ("nvmlDeviceGetCudaComputeCapability",), _compute_capability),
         # nvml.h: power limits are in milliwatts.
-        "power_limit_w": _field(raw, ("nvmlDeviceGetEnforcedPowerLimit",), lambda v: v / 1000),
-        "max_sm_clock_mhz": _field(raw, ("nvmlDeviceGetMaxClockInfo", "NVML_CLOCK_SM"), int),
-        "max_mem_clock_mhz": _field(raw, ("nvmlDeviceGetMaxClockInfo", "NVML_CLOCK_MEM"), int),
-        "ecc_mode": _field(raw, ("nvmlDeviceGetEccMode",), _modes),
-        **ecc_counts,
-        "retired_pages": retired,
-        "retired_pages_single_bit": single,
-        "retired_pages_double_bit": double,
-        "retired_pages_pending": _field(raw, ("nvmlDeviceGetRetiredPagesPendingStatus",), bool),
-        "remapped_rows": _field(raw, ("nvmlDeviceGetRemappedRows",), _remapped),
-        "pcie": {
-            "current_generation": _field(raw, ("nvmlDeviceGetCurrPcieLinkGeneration",), int),
-            "current_width": _field(raw, ("nvmlDeviceGetCurrPcieLinkWidth",), int),
+        power_limit_w=_field(raw, ("nvmlDeviceGetEnforcedPowerLimit",), lambda v: v / 1000),
+        max_sm_clock_mhz=_field(raw, ("nvmlDeviceGetMaxClockInfo", "NVML_CLOCK_SM"), int),
+        max_mem_clock_mhz=_field(raw, ("nvmlDeviceGetMaxClockInfo", "NVML_CLOCK_MEM"), int),
+        ecc_mode=_field(raw, ("nvmlDeviceGetEccMode",), _modes),
+        ecc_corrected_volatile=ecc("CORRECTED", "VOLATILE"),
+        ecc_uncorrected_volatile=ecc("UNCORRECTED", "VOLATILE"),
+        ecc_corrected_aggregate=ecc("CORRECTED", "AGGREGATE"),
+        ecc_uncorrected_aggregate=ecc("UNCORRECTED", "AGGREGATE"),
+        retired_pages=retired,
+        retired_pages_single_bit=single,
+        retired_pages_double_bit=double,
+        retired_pages_pending=_field(raw, ("nvmlDeviceGetRetiredPagesPendingStatus",), bool),
+        remapped_rows=_field(raw, ("nvmlDeviceGetRemappedRows",), _remapped),
+        pcie=NvmlPcie(
+            current_generation=_field(raw, ("nvmlDeviceGetCurrPcieLinkGeneration",), int),
+            current_width=_field(raw, ("nvmlDeviceGetCurrPcieLinkWidth",), int),
             # nvml.h: the max this GPU and this system allow together; the next is the GPU's own max.
-            "max_generation": _field(raw, ("nvmlDeviceGetMaxPcieLinkGeneration",), int),
-            "gpu_max_generation": _field(raw, ("nvmlDeviceGetGpuMaxPcieLinkGeneration",), int),
-            "max_width": _field(raw, ("nvmlDeviceGetMaxPcieLinkWidth",), int),
-            "replay_count": _field(raw, ("nvmlDeviceGetPcieReplayCounter",), int),
-        },
-        "mig_mode": _field(raw, ("nvmlDeviceGetMigMode",), _modes),
-        "slowdown_temperature_c": _field(raw, (limit, "NVML_TEMPERATURE_THRESHOLD_SLOWDOWN"), int),
-        "shutdown_temperature_c": _field(raw, (limit, "NVML_TEMPERATURE_THRESHOLD_SHUTDOWN"), int),
-        "gpu_max_temperature_c": _field(raw, (limit, "NVML_TEMPERATURE_THRESHOLD_GPU_MAX"), int),
-        "persistence_mode": _field(raw, ("nvmlDeviceGetPersistenceMode",), bool),
-    }
+            max_generation=_field(raw, ("nvmlDeviceGetMaxPcieLinkGeneration",), int),
+            gpu_max_generation=_field(raw, ("nvmlDeviceGetGpuMaxPcieLinkGeneration",), int),
+            max_width=_field(raw, ("nvmlDeviceGetMaxPcieLinkWidth",), int),
+            replay_count=_field(raw, ("nvmlDeviceGetPcieReplayCounter",), int),
+        ),
+        mig_mode=_field(raw, ("nvmlDeviceGetMigMode",), _modes),
+        slowdown_temperature_c=_field(raw, (limit, "NVML_TEMPERATURE_THRESHOLD_SLOWDOWN"), int),
+        shutdown_temperature_c=_field(raw, (limit, "NVML_TEMPERATURE_THRESHOLD_SHUTDOWN"), int),
+        gpu_max_temperature_c=_field(raw, (limit, "NVML_TEMPERATURE_THRESHOLD_GPU_MAX"), int),
+        persistence_mode=_field(raw, ("nvmlDeviceGetPersistenceMode",), bool),
+    )
 
 
 def clocks_event_names(mask: int) -> list[str]:
@@ -375,29 +375,29 @@ def _kib_to_mbs(value: int) -> float:
     return int(value) * 1024 / 1e6
 
 
-def sample_from_raw(raw: Mapping[str, Any]) -> dict[str, Any]:
+def sample_from_raw(raw: Mapping[str, Any]) -> GpuSample:
     """One live sample of a GPU from NVML's raw answers (`Nvml.raw_sample` or a recording).
 
     Units: %, bytes, °C, W, MHz, MB/s (10^6 bytes); `clocks_event_reasons` holds the bitmask and its names.
     """
     reasons = _field(raw, ("nvmlDeviceGetCurrentClocksEventReasons",), int)
-    if not is_unavailable(reasons):
-        reasons = {"mask": reasons, "names": clocks_event_names(reasons)}
-    return {
-        "util_gpu_pct": _field(raw, ("nvmlDeviceGetUtilizationRates",), lambda v: float(v["gpu"])),
-        "util_mem_pct": _field(raw, ("nvmlDeviceGetUtilizationRates",), lambda v: float(v["memory"])),
-        "mem_used_bytes": _field(raw, ("nvmlDeviceGetMemoryInfo",), lambda v: int(v["used"])),
-        "temperature_c": _field(raw, ("nvmlDeviceGetTemperature", "NVML_TEMPERATURE_GPU"), float),
+    return GpuSample(
+        util_gpu_pct=_field(raw, ("nvmlDeviceGetUtilizationRates",), lambda v: float(v["gpu"])),
+        util_mem_pct=_field(raw, ("nvmlDeviceGetUtilizationRates",), lambda v: float(v["memory"])),
+        mem_used_bytes=_field(raw, ("nvmlDeviceGetMemoryInfo",), lambda v: int(v["used"])),
+        temperature_c=_field(raw, ("nvmlDeviceGetTemperature", "NVML_TEMPERATURE_GPU"), float),
         # nvml.h: power usage is in milliwatts.
-        "power_w": _field(raw, ("nvmlDeviceGetPowerUsage",), lambda v: v / 1000),
-        "sm_clock_mhz": _field(raw, ("nvmlDeviceGetClockInfo", "NVML_CLOCK_SM"), float),
-        "mem_clock_mhz": _field(raw, ("nvmlDeviceGetClockInfo", "NVML_CLOCK_MEM"), float),
-        "pcie_rx_mbs": _field(raw, ("nvmlDeviceGetPcieThroughput", "NVML_PCIE_UTIL_RX_BYTES"), _kib_to_mbs),
-        "pcie_tx_mbs": _field(raw, ("nvmlDeviceGetPcieThroughput", "NVML_PCIE_UTIL_TX_BYTES"), _kib_to_mbs),
-        "clocks_event_reasons": reasons,
-        "pcie_generation": _field(raw, ("nvmlDeviceGetCurrPcieLinkGeneration",), int),
-        "pcie_width": _field(raw, ("nvmlDeviceGetCurrPcieLinkWidth",), int),
-    }
+        power_w=_field(raw, ("nvmlDeviceGetPowerUsage",), lambda v: v / 1000),
+        sm_clock_mhz=_field(raw, ("nvmlDeviceGetClockInfo", "NVML_CLOCK_SM"), float),
+        mem_clock_mhz=_field(raw, ("nvmlDeviceGetClockInfo", "NVML_CLOCK_MEM"), float),
+        pcie_rx_mbs=_field(raw, ("nvmlDeviceGetPcieThroughput", "NVML_PCIE_UTIL_RX_BYTES"), _kib_to_mbs),
+        pcie_tx_mbs=_field(raw, ("nvmlDeviceGetPcieThroughput", "NVML_PCIE_UTIL_TX_BYTES"), _kib_to_mbs),
+        clocks_event_reasons=reasons
+        if isinstance(reasons, Unavailable)
+        else ClockEvents(reasons, tuple(clocks_event_names(reasons))),
+        pcie_generation=_field(raw, ("nvmlDeviceGetCurrPcieLinkGeneration",), int),
+        pcie_width=_field(raw, ("nvmlDeviceGetCurrPcieLinkWidth",), int),
+    )
 
 
 def record(samples: int = 5, interval_s: float = 0.2) -> dict[str, Any]:

@@ -11,13 +11,13 @@ reported without a judgement.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.probe import datasheet
+from gpuconfig.probe.gpu_facts import GpuFacts
 
 REFERENCES_FILE = "probe_references.toml"
 NVIDIA = 0x10DE
@@ -54,19 +54,19 @@ class ProbedGpu:
     memory_bytes: int | None
 
     @classmethod
-    def of(cls, facts: Mapping[str, Any]) -> ProbedGpu:
-        device_id, subsystem_id = _number(facts.get("pci_device_id")), _number(facts.get("pci_subsystem_id"))
-        name, memory = facts.get("name"), facts.get("memory_total_bytes")
+    def of(cls, facts: GpuFacts) -> ProbedGpu:
+        device_id, subsystem_id = _number(facts.pci_device_id), _number(facts.pci_subsystem_id)
+        memory = facts.memory_total_bytes
         nvidia = device_id is not None and device_id & 0xFFFF == NVIDIA
         return cls(
-            name if isinstance(name, str) else "",
+            facts.known_name,
             device_id >> 16 if nvidia and device_id is not None else None,
             (subsystem_id & 0xFFFF, subsystem_id >> 16) if subsystem_id else None,
             memory if isinstance(memory, int) and memory > 0 else None,
         )
 
 
-def _number(text: Any) -> int | None:
+def _number(text: object) -> int | None:
     """NVML's '0x268410DE' (nvml.facts_from_raw) as a number; None when NVML gave none."""
     try:
         return int(text, 16) if isinstance(text, str) else None
@@ -107,13 +107,32 @@ class GpuReference:
 
 
 @dataclass(frozen=True)
+class LinkReference:
+    """What a healthy host-to-device copy (pinned) reaches on a link: at least `pass_gbs`; `fix` says what
+    to do when it does not ("" for the general advice)."""
+
+    link: str
+    pass_gbs: float
+    source: str
+    fix: str = ""
+
+
+@dataclass(frozen=True)
+class PcieReference(LinkReference):
+    """A LinkReference for a PCIe generation and width."""
+
+    generation: int = 0
+    width: int = 0
+
+
+@dataclass(frozen=True)
 class References:
     thresholds: dict[str, Any]
     gpus: tuple[GpuReference, ...]
-    h2d: tuple[dict[str, Any], ...]
+    h2d: tuple[PcieReference, ...]
     identity_source: str = ""
 
-    def gpu(self, facts: Mapping[str, Any]) -> GpuReference | None:
+    def gpu(self, facts: GpuFacts) -> GpuReference | None:
         """The measured reference of the GPU NVML describes in `facts`, when NVML identifies it exactly;
         failing that, one derived from its datasheet; None when neither is sure."""
         probed = ProbedGpu.of(facts)
@@ -157,8 +176,8 @@ class References:
             f"{sheet.architecture} references reach ({parts}; {REFERENCES_FILE})",
         )
 
-    def h2d_for(self, generation: int | None, width: int | None) -> dict[str, Any] | None:
-        return next((h for h in self.h2d if h["generation"] == generation and h["width"] == width), None)
+    def h2d_for(self, generation: object, width: object) -> PcieReference | None:
+        return next((h for h in self.h2d if h.generation == generation and h.width == width), None)
 
 
 @cache
@@ -177,4 +196,8 @@ def references() -> References:
         for g in data.get("gpu", [])
     )
     identity = str(data.get("identity", {}).get("source", ""))
-    return References(dict(data["thresholds"]), gpus, tuple(data.get("h2d", [])), identity)
+    h2d = tuple(
+        PcieReference(h["link"], float(h["pass_gbs"]), h["source"], h.get("fix", ""), h["generation"], h["width"])
+        for h in data.get("h2d", [])
+    )
+    return References(dict(data["thresholds"]), gpus, h2d, identity)

@@ -10,7 +10,7 @@ from typing import Any
 
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import write_text_atomic
-from gpuconfig.probe.model import BenchmarkResult
+from gpuconfig.probe.model import BenchmarkResult, Unavailable, to_json
 from gpuconfig.probe.session import ProbeRun
 
 STATUS_COLOURS = {"pass": "#1a7f37", "warn": "#9a6700", "fail": "#cf222e", "info": "#57606a"}
@@ -43,8 +43,9 @@ def _status(status: str) -> str:
 
 
 def _flat(prefix: str, value: Any, rows: list[tuple[str, str]]) -> None:
-    if isinstance(value, dict) and set(value) == {"unavailable"}:
-        rows.append((prefix, f"unavailable — {value['unavailable']}"))
+    missing = Unavailable.read(value)
+    if missing is not None and missing.failure is None:
+        rows.append((prefix, f"unavailable — {missing.reason}"))
     elif isinstance(value, dict):
         for key, item in value.items():
             _flat(f"{prefix}.{key}" if prefix else str(key), item, rows)
@@ -85,7 +86,7 @@ def html(run: ProbeRun) -> str:
     ]
     parts.append("</table><h2>Machine</h2><table>")
     rows: list[tuple[str, str]] = []
-    _flat("", {"system": run.system, "gpus": run.devices, "torch": run.torch}, rows)
+    _flat("", to_json({"system": run.system, "gpus": run.devices, "torch": run.torch}), rows)
     parts += [f"<tr><td>{escape(k)}</td><td>{escape(v)}</td></tr>" for k, v in rows]
     parts.append("</table></body></html>")
     return "\n".join(parts)

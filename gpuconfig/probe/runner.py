@@ -20,7 +20,8 @@ from gpuconfig.core.failures import Failure
 from gpuconfig.core.workers.process import Deadline, WorkerExit, run_worker
 from gpuconfig.core.workers.programs import BENCH
 from gpuconfig.core.workers.pythons import NoTorchPython, plain_python, worker_python
-from gpuconfig.probe.model import BenchmarkResult, failure_of, unavailable
+from gpuconfig.probe.model import BenchmarkResult, Maybe, Unavailable, failure_of
+from gpuconfig.probe.torch_devices import TorchFacts
 
 # Until the worker has imported torch and said what it will run (a cold import from a slow disk is slow).
 STARTUP_TIMEOUT_S = 180.0
@@ -60,10 +61,10 @@ DEFAULT_LIMITS = Limits()
 
 @dataclass(frozen=True)
 class SuiteOutcome:
-    """What a suite run gave: the worker's torch facts (or {"unavailable": why, "failure": ...}), its results,
-    whether it was cancelled, how long it took, and the Python it ran in."""
+    """What a suite run gave: the worker's torch facts (or why it had none), its results, whether it was
+    cancelled, how long it took, and the Python it ran in."""
 
-    torch: dict[str, Any]
+    torch: Maybe[TorchFacts]
     results: tuple[BenchmarkResult, ...]
     cancelled: bool
     seconds: float
@@ -78,7 +79,7 @@ class _Progress:
     plan: list[str] = field(default_factory=list)
     finished: list[str] = field(default_factory=list)
     results: list[BenchmarkResult] = field(default_factory=list)
-    torch: dict[str, Any] | None = None
+    torch: Maybe[TorchFacts] | None = None
     current: dict[str, Any] | None = None  # the start event of the benchmark running now
     mark: float = 0.0  # when the current benchmark started, or its last figure arrived
 
@@ -121,7 +122,7 @@ def run_suite(
     def not_run(reason: str, failure: Failure) -> SuiteOutcome:
         """No worker could start: every benchmark asked is skipped, saying why."""
         state.plan = state.plan or _plan_from_here(worker, suite, asked)
-        return _finish(state, unavailable(reason, failure), python or "", record, tell)
+        return _finish(state, Unavailable(reason, failure), python or "", record, tell)
 
     try:
         python = python or worker_python()
@@ -145,7 +146,7 @@ def run_suite(
             return SuiteOutcome(_torch(state, python, ended), tuple(state.results), True, state.now(), python)
         if state.current is not None:  # it died, hung or ran out of memory in the middle of a benchmark
             _fail_current(state, ended, record)
-        if state.torch is None or "unavailable" in state.torch or not state.remaining:
+        if state.torch is None or isinstance(state.torch, Unavailable) or not state.remaining:
             break
         if len(state.finished) == started_with:  # a fresh worker that cannot even start the next one
             _fail_current(state, ended, record, name=state.remaining[0])
@@ -155,13 +156,13 @@ def run_suite(
 
 
 def _finish(
-    state: _Progress, torch: dict[str, Any], python: str, record: Callable[[BenchmarkResult], None],
+    state: _Progress, torch: Maybe[TorchFacts], python: str, record: Callable[[BenchmarkResult], None],
     tell: Callable[[str], None],
 ) -> SuiteOutcome:  # fmt: skip
     """The outcome; without torch, each benchmark still to run is skipped with the reason."""
-    if "unavailable" in torch:
+    if isinstance(torch, Unavailable):
         for name in state.remaining:
-            record(_unrun(name, "skipped", str(torch["unavailable"]), state, failure_of(torch.get("failure"))))
+            record(_unrun(name, "skipped", torch.reason, state, torch.failure))
             state.finished.append(name)
     tell("done")
     return SuiteOutcome(torch, tuple(state.results), False, round(state.now(), 3), python)
@@ -184,7 +185,7 @@ def _handle(
     if kind == "plan" and not state.plan:
         state.plan = [str(name) for name in event.get("benchmarks", [])]
     elif kind == "torch" and state.torch is None:
-        state.torch = {k: v for k, v in event.items() if k != "event"}
+        state.torch = TorchFacts.read(event)
     elif kind == "start":
         name = str(event.get("name", ""))
         deadline.reset(limits.benchmark(name))
@@ -242,7 +243,7 @@ def _fail_current(
 
 def _unrun(name: str, status: str, reason: str, state: _Progress, failure: Failure | None) -> BenchmarkResult:
     current = state.current or {}
-    device = str(current.get("device") or (state.torch or {}).get("device") or "")
+    device = str(current.get("device") or (state.torch.device if isinstance(state.torch, TorchFacts) else ""))
     return BenchmarkResult(
         name,
         "",
@@ -257,15 +258,15 @@ def _unrun(name: str, status: str, reason: str, state: _Progress, failure: Failu
     )
 
 
-def _torch(state: _Progress, python: str, ended: WorkerExit) -> dict[str, Any]:
+def _torch(state: _Progress, python: str, ended: WorkerExit) -> Maybe[TorchFacts]:
     if state.torch is not None:
         return state.torch
     if ended.stopped == "cancelled":
-        return unavailable("cancelled before torch was imported", Failure.CANCELLED)
+        return Unavailable("cancelled before torch was imported", Failure.CANCELLED)
     if ended.stopped == "timeout":
-        return unavailable(f"no answer from {python} within {ended.timeout_s:g} s (importing torch)", Failure.TIMEOUT)
+        return Unavailable(f"no answer from {python} within {ended.timeout_s:g} s (importing torch)", Failure.TIMEOUT)
     why = f"the worker in {python} stopped before importing torch: {ended.reason}"
-    return unavailable(why, ended.failure or Failure.ERROR)
+    return Unavailable(why, ended.failure or Failure.ERROR)
 
 
 def _plan_from_here(worker: Path, suite: str, only: list[str] | None) -> list[str]:

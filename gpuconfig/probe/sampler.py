@@ -27,7 +27,8 @@ import psutil  # type: ignore[import-untyped, unused-ignore]
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import write_text_atomic
 from gpuconfig.probe import nvml
-from gpuconfig.probe.model import Unavailable, is_unavailable
+from gpuconfig.probe.gpu_facts import ClockEvents, GpuSample
+from gpuconfig.probe.model import Unavailable
 
 LINUX = sys.platform.startswith("linux")
 MIN_HZ = 1.0
@@ -36,19 +37,28 @@ SERIES_FORMAT = "gpuconfig.probe.series/1"
 _MB = 1e6
 _GIB = 2**30
 
-# Per GPU: channel suffix, unit, label, and how to get the value from nvml.sample_from_raw's dict.
-_GPU_CHANNELS: tuple[tuple[str, str, str, Callable[[dict[str, Any]], Any]], ...] = (
-    ("util", "%", "utilisation", lambda s: s["util_gpu_pct"]),
-    ("mem_used", "GiB", "memory used", lambda s: s["mem_used_bytes"] / _GIB),
-    ("temp", "°C", "temperature", lambda s: s["temperature_c"]),
-    ("power", "W", "power", lambda s: s["power_w"]),
-    ("sm_clock", "MHz", "SM clock", lambda s: s["sm_clock_mhz"]),
-    ("mem_clock", "MHz", "memory clock", lambda s: s["mem_clock_mhz"]),
-    ("pcie_rx", "MB/s", "PCIe receive", lambda s: s["pcie_rx_mbs"]),
-    ("pcie_tx", "MB/s", "PCIe transmit", lambda s: s["pcie_tx_mbs"]),
-    ("throttle", "bitmask", "clock event reasons", lambda s: s["clocks_event_reasons"]["mask"]),
-    ("pcie_gen", "generation", "PCIe generation", lambda s: s["pcie_generation"]),
-    ("pcie_width", "lanes", "PCIe width", lambda s: s["pcie_width"]),
+
+def _mask(events: ClockEvents | Unavailable) -> int | Unavailable:
+    return events if isinstance(events, Unavailable) else events.mask
+
+
+def _gib(value: int | Unavailable) -> float | Unavailable:
+    return value if isinstance(value, Unavailable) else value / _GIB
+
+
+# Per GPU: channel suffix, unit, label, and how to get the value from an NVML sample.
+_GPU_CHANNELS: tuple[tuple[str, str, str, Callable[[GpuSample], float | Unavailable]], ...] = (
+    ("util", "%", "utilisation", lambda s: s.util_gpu_pct),
+    ("mem_used", "GiB", "memory used", lambda s: _gib(s.mem_used_bytes)),
+    ("temp", "°C", "temperature", lambda s: s.temperature_c),
+    ("power", "W", "power", lambda s: s.power_w),
+    ("sm_clock", "MHz", "SM clock", lambda s: s.sm_clock_mhz),
+    ("mem_clock", "MHz", "memory clock", lambda s: s.mem_clock_mhz),
+    ("pcie_rx", "MB/s", "PCIe receive", lambda s: s.pcie_rx_mbs),
+    ("pcie_tx", "MB/s", "PCIe transmit", lambda s: s.pcie_tx_mbs),
+    ("throttle", "bitmask", "clock event reasons", lambda s: _mask(s.clocks_event_reasons)),
+    ("pcie_gen", "generation", "PCIe generation", lambda s: s.pcie_generation),
+    ("pcie_width", "lanes", "PCIe width", lambda s: s.pcie_width),
 )
 
 
@@ -406,13 +416,10 @@ class Sampler:
         at += 1
         session = self._nvml
         for i in self._gpus:
-            reading = session.sample(i) if isinstance(session, nvml.Nvml) else {}
+            reading = session.sample(i) if isinstance(session, nvml.Nvml) else None
             for _, _, _, value in _GPU_CHANNELS:
-                try:
-                    got = value(reading)
-                except (KeyError, TypeError):
-                    got = math.nan  # the field is {"unavailable": why}
-                row[at] = math.nan if is_unavailable(got) else got
+                got = value(reading) if reading is not None else math.nan
+                row[at] = math.nan if isinstance(got, Unavailable) else got
                 at += 1
         with self._lock:
             slot = self._count % self._t.size

@@ -15,8 +15,11 @@ from typing import Any
 
 from gpuconfig import __version__
 from gpuconfig.probe import torch_devices
-from gpuconfig.probe.model import BenchmarkResult, Verdict
+from gpuconfig.probe.gpu_facts import GpuFacts
+from gpuconfig.probe.machine import System
+from gpuconfig.probe.model import BenchmarkResult, Maybe, Verdict
 from gpuconfig.probe.runner import DEFAULT_LIMITS, Limits, run_suite
+from gpuconfig.probe.torch_devices import TorchFacts
 from gpuconfig.probe.verdicts import counts, judge
 
 Progress = Callable[[int, int, str], None]
@@ -24,13 +27,16 @@ Progress = Callable[[int, int, str], None]
 
 @dataclass(frozen=True)
 class ProbeRun:
+    """One probe run: the machine, the torch the benchmarks ran in, what they measured, the verdicts, and the
+    live series recorded during it (its JSON form, as the sampler's Series.record() writes it)."""
+
     started_at: str  # ISO 8601, local time with offset
     suite: str
     python: str
     host: str
-    system: dict[str, Any]
-    devices: list[dict[str, Any]]
-    torch: dict[str, Any]
+    system: System
+    devices: tuple[GpuFacts, ...]
+    torch: Maybe[TorchFacts]
     results: tuple[BenchmarkResult, ...]
     verdicts: tuple[Verdict, ...]
     seconds: float = 0.0
@@ -55,9 +61,9 @@ class ProbeRun:
             "host": self.host,
             "seconds": self.seconds,
             "cancelled": self.cancelled,
-            "system": self.system,
-            "devices": self.devices,
-            "torch": self.torch,
+            "system": self.system.record(),
+            "devices": [d.record() for d in self.devices],
+            "torch": self.torch.record(),
             "benchmarks": [r.record() for r in self.results],
             "verdicts": [v.record() for v in self.verdicts],
             "summary": self.counts,
@@ -71,9 +77,9 @@ class ProbeRun:
             suite=str(data["suite"]),
             python=str(data.get("python", "")),
             host=str(data.get("host", "")),
-            system=dict(data.get("system", {})),
-            devices=list(data.get("devices", [])),
-            torch=dict(data.get("torch", {})),
+            system=System.from_record(data.get("system", {})),
+            devices=tuple(GpuFacts.from_record(d) for d in data.get("devices", [])),
+            torch=TorchFacts.read(data.get("torch", {})),
             results=tuple(BenchmarkResult.from_record(r) for r in data.get("benchmarks", [])),
             verdicts=tuple(Verdict.from_record(v) for v in data.get("verdicts", [])),
             seconds=float(data.get("seconds", 0.0)),
@@ -103,11 +109,11 @@ def probe(
 
     started_at = datetime.now().astimezone().isoformat(timespec="seconds")
     clock = time.monotonic()
-    found = inventory(extra_pythons=extra_pythons).record()
+    found = inventory(extra_pythons=extra_pythons)
     outcome = run_suite(suite, python, only, progress, on_result, cancelled, limits)
     recorded = series() if series is not None else None
     # Each NVIDIA GPU says which torch device it is, so the report and the verdicts name it the same way.
-    system, devices = found["system"], torch_devices.link(found["devices"], outcome.torch)
+    system, devices = found.system, tuple(torch_devices.link(found.devices, outcome.torch))
     return ProbeRun(
         started_at=started_at,
         suite=suite,

@@ -12,14 +12,55 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, field, replace
 
-from gpuconfig.probe.model import unavailable
+from gpuconfig.probe.gpu_facts import GpuFacts
+from gpuconfig.probe.model import Maybe, Record, Unavailable
+
+
+@dataclass(frozen=True)
+class TorchDevice(Record):
+    """A device torch sees (the worker's torch.cuda.get_device_properties), by torch's index."""
+
+    index: int
+    name: str = ""
+    capability: str = "?"
+    memory_bytes: int = 0
+    multiprocessors: int = 0
+    uuid: str | None = None  # torch older than 2.0 gives none
+
+
+@dataclass(frozen=True)
+class TorchFacts(Record):
+    """What the worker said of the torch it runs (its "torch" event): the build, its devices, and whether
+    each GPU's architecture is compiled in (`arch_in_build`, keyed by torch's device index)."""
+
+    version: str = "?"
+    python: str = ""
+    cuda: str | None = None
+    hip: str | None = None
+    cudnn: int | None = None
+    cuda_available: bool | None = None
+    arch_list: tuple[str, ...] = ()
+    devices: tuple[TorchDevice, ...] = ()
+    arch_in_build: dict[str, bool] = field(default_factory=dict)
+    arch_match: dict[str, str] = field(default_factory=dict)
+    mkldnn: bool | None = None
+    cpu_capability: str | None = None
+    threads: int | None = None
+    device: str = ""
+
+    @classmethod
+    def read(cls, event: Mapping[str, object]) -> Maybe[TorchFacts]:
+        """The worker's "torch" event (or a report's "torch"): its facts, or why it has no torch."""
+        facts = {k: v for k, v in event.items() if k != "event"}
+        return Unavailable.read(facts) or cls.from_record(facts)
+
 
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
-def normal_uuid(text: Any) -> str | None:
+def normal_uuid(text: object) -> str | None:
     """A GPU's UUID in one form: NVML's 'GPU-8a4b…' and torch's '8a4b…' (no prefix) both give '8a4b…'.
 
     A MIG instance's UUID ('MIG-…') is not its GPU's, so it gives None, as does anything else.
@@ -30,27 +71,24 @@ def normal_uuid(text: Any) -> str | None:
     return found if _UUID.fullmatch(found) else None
 
 
-def link(devices: Sequence[dict[str, Any]], torch: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Each NVML device (a copy) with `torch_device`: "cuda:N", or {"unavailable": why not known}.
-
-    `torch` is the worker's torch facts: `devices`, each with its `index` and `uuid`.
-    """
-    return [{**device, "torch_device": _torch_device(device, len(devices), torch)} for device in devices]
+def link(devices: Sequence[GpuFacts], torch: Maybe[TorchFacts]) -> list[GpuFacts]:
+    """Each NVML device with `torch_device`: "cuda:N", or an Unavailable saying why it is not known."""
+    return [replace(device, torch_device=_torch_device(device, len(devices), torch)) for device in devices]
 
 
-def _torch_device(device: Mapping[str, Any], nvml_count: int, torch: Mapping[str, Any]) -> Any:
-    if "unavailable" in torch:
-        return unavailable(f"torch did not run: {torch['unavailable']}")
-    seen = [d for d in torch.get("devices") or [] if isinstance(d, Mapping)]
+def _torch_device(device: GpuFacts, nvml_count: int, torch: Maybe[TorchFacts]) -> Maybe[str]:
+    if isinstance(torch, Unavailable):
+        return Unavailable(f"torch did not run: {torch.reason}")
+    seen = torch.devices
     if not seen:
-        return unavailable("torch sees no CUDA device")
-    by_uuid = {normal_uuid(d.get("uuid")): d.get("index", i) for i, d in enumerate(seen)}
-    uuid = normal_uuid(device.get("uuid"))
+        return Unavailable("torch sees no CUDA device")
+    by_uuid = {normal_uuid(d.uuid): d.index for d in seen}
+    uuid = normal_uuid(device.uuid)
     if uuid is not None and uuid in by_uuid:
         return f"cuda:{by_uuid[uuid]}"
     if uuid is not None and None not in by_uuid:
-        return unavailable("torch does not see this GPU (hidden by CUDA_VISIBLE_DEVICES, or not usable by CUDA)")
-    if nvml_count == 1 and len(seen) == 1 and not torch.get("hip"):
-        return f"cuda:{seen[0].get('index', 0)}"  # the only NVIDIA GPU here, and torch's only CUDA device
+        return Unavailable("torch does not see this GPU (hidden by CUDA_VISIBLE_DEVICES, or not usable by CUDA)")
+    if nvml_count == 1 and len(seen) == 1 and not torch.hip:
+        return f"cuda:{seen[0].index}"  # the only NVIDIA GPU here, and torch's only CUDA device
     missing = "NVML gave no UUID for it" if uuid is None else "torch gave no device UUIDs (torch older than 2.0?)"
-    return unavailable(f"which torch device this GPU is cannot be told: {missing}")
+    return Unavailable(f"which torch device this GPU is cannot be told: {missing}")

@@ -23,6 +23,7 @@ from gpuconfig.core.paths import catalog_dir
 from gpuconfig.probe import nvml
 from gpuconfig.probe.session import ProbeRun
 from gpuconfig.probe.verdicts import judge
+from tests.probe.reports import typed
 
 TABLES = load_tables()
 RTX_5090 = GpuTarget("GeForce RTX 5090", "nvidia", "12.0")
@@ -200,7 +201,7 @@ def test_every_version_in_the_text_comes_from_the_tables() -> None:
 def recorded_devices() -> list[dict[str, Any]]:
     """The documented-values NVML recording (tests/probe/data), parsed by the probe's own code."""
     recording = json.loads((PROBE_DATA / "nvml_documented.json").read_text(encoding="utf-8"))
-    return [nvml.facts_from_raw(d["facts"]) for d in recording["devices"]]
+    return [nvml.facts_from_raw(d["facts"]).record() for d in recording["devices"]]
 
 
 @pytest.fixture(scope="module")
@@ -208,16 +209,17 @@ def this_torch() -> dict[str, Any]:
     """The torch facts the probe's worker reports for this machine's Python (a subprocess; CPU-only here)."""
     from gpuconfig.probe.runner import run_suite
 
-    return run_suite("quick", only=[]).torch
+    return run_suite("quick", only=[]).torch.record()
 
 
 def report(
     devices: list[dict[str, Any]], torch: dict[str, Any], series: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     system: dict[str, Any] = {"gpu": {"count": len(devices), "driver_version": "550.54.15"}}
+    machine, gpus, facts = typed(system, devices, torch)
     run = ProbeRun(
-        "2026-11-22T10:00:00+00:00", "quick", "python", "lab-07", system, devices, torch, (),
-        judge(system, devices, torch, [], series), series=series,
+        "2026-11-22T10:00:00+00:00", "quick", "python", "lab-07", machine, gpus, facts, (),
+        judge(machine, gpus, facts, [], series), series=series,
     )  # fmt: skip
     return run.record()
 

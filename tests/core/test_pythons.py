@@ -123,7 +123,7 @@ FROZEN = textwrap.dedent(
         out["trace_error"] = str(exc)
     if "worker_error" in out:
         outcome = run_suite("quick", only=["matmul"])
-        out["suite_torch"] = outcome.torch
+        out["suite_torch"] = outcome.torch.record()
         out["suite_results"] = [(r.name, r.status, r.reason) for r in outcome.results]
     print(json.dumps(out))
     """
@@ -234,7 +234,7 @@ def test_a_python_added_in_the_probe_tab_runs_the_command_lines_traces_too(
 
 def test_a_named_python_that_does_not_exist_is_said_to_be_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     from gpuconfig.probe.runner import run_suite
-    from gpuconfig.probe.verdicts import judge
+    from tests.probe.reports import judge_json
 
     missing = "/nonexistent/bin/python"
     monkeypatch.setenv(search.TORCH_PYTHON_ENV, missing)
@@ -245,8 +245,8 @@ def test_a_named_python_that_does_not_exist_is_said_to_be_missing(monkeypatch: p
         )
         assert run.returncode == 2 and run.stderr.strip().splitlines() == [f"gpuconfig: {said}"], run.stderr
     outcome = run_suite("quick", only=["matmul"])  # as the Probe tab runs it, where no exit code can say so
-    assert outcome.torch == {"unavailable": said, "failure": "no_python"}
+    assert outcome.torch.record() == {"unavailable": said, "failure": "no_python"}
     assert [(r.name, r.status, r.reason) for r in outcome.results] == [("matmul", "skipped", said)]
-    (verdict,) = [v for v in judge({}, [], outcome.torch, outcome.results) if v.check == "PyTorch"]
+    (verdict,) = [v for v in judge_json({}, [], outcome.torch, outcome.results) if v.check == "PyTorch"]
     assert verdict.status == "warn" and verdict.message == f"PyTorch unavailable: {said}"
     assert "reinstall" not in verdict.advice and "choose a Python that exists" in verdict.advice

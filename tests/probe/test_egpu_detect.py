@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from gpuconfig.probe.egpu import WINDOWS_NOTE, detect, external_link, os_id, parse_boltctl
+from gpuconfig.probe.gpu_facts import GpuFacts
 from gpuconfig.probe.inventory import pcie_link
-from gpuconfig.probe.model import is_unavailable
+from gpuconfig.probe.machine import System
+from gpuconfig.probe.model import Unavailable
 from tests.probe.sysfs import DATA, sysfs_tree
 
-NO_GPU: list[dict[str, Any]] = []
+NO_GPU: list[GpuFacts] = []
 
 
 def test_this_machine_reports_no_host_with_the_reason() -> None:
@@ -24,7 +25,7 @@ def test_this_machine_reports_no_host_with_the_reason() -> None:
     assert found.reason == "no Thunderbolt/USB4 controller found (/sys/bus/thunderbolt has no devices)"
     record = found.to_json()
     assert record["found"] is False and record["host"] is None
-    assert is_unavailable(record["boltctl"]) or isinstance(record["boltctl"], list)
+    assert Unavailable.read(record["boltctl"]) is not None or isinstance(record["boltctl"], list)
     json.dumps(record)  # plain JSON all the way down
 
 
@@ -35,7 +36,7 @@ def test_thunderbolt_3_laptop_with_an_authorised_enclosure(tmp_path: Path) -> No
     assert (host.port, host.os, host.security, host.authorized) == ("TB3", "linux", "user", True)
     assert (host.lanes, host.lane_gbps, host.link_gbps) == (2, 20.0, 40.0)
     assert host.name == ""  # no capture shows the host router's names: they are not reported
-    assert [(e["name"], e["vendor_name"], e["device_name"]) for e in found.enclosures] == [("0-1", "Razer", "Core")]
+    assert [(e.name, e.vendor_name, e.device_name) for e in found.enclosures] == [("0-1", "Razer", "Core")]
 
 
 def test_thunderbolt_4_capture_with_a_link_trained_at_half_rate(tmp_path: Path) -> None:
@@ -46,7 +47,7 @@ def test_thunderbolt_4_capture_with_a_link_trained_at_half_rate(tmp_path: Path) 
     assert host.port == "USB4"  # a TB4 host is a USB4 router: generation 4, and sysfs cannot tell them apart
     assert (host.lanes, host.lane_gbps, host.link_gbps) == (2, 10.0, 20.0)
     assert host.authorized is True and host.security == "user"
-    assert found.enclosures[0]["device_name"] == "Core X" and found.enclosures[0]["generation"] == 3
+    assert found.enclosures[0].device_name == "Core X" and found.enclosures[0].generation == 3
 
 
 def test_usb4_laptop_with_an_enclosure_not_yet_authorised(tmp_path: Path) -> None:
@@ -56,7 +57,7 @@ def test_usb4_laptop_with_an_enclosure_not_yet_authorised(tmp_path: Path) -> Non
     # The unauthorised USB4 enclosure and the TB3 dock behind it: the enclosure is directly attached.
     assert host.authorized is True  # the daisy-chained dock 0-301 is authorised, and it is preferred
     assert (host.lanes, host.lane_gbps) == (1, 10.0)
-    assert {e["name"] for e in found.enclosures} == {"0-1", "0-301"}
+    assert {e.name for e in found.enclosures} == {"0-1", "0-301"}
 
 
 def test_a_domain_without_pcie_tunnels_is_noted(tmp_path: Path) -> None:
@@ -95,28 +96,28 @@ def test_an_empty_bus_and_other_systems_say_why(tmp_path: Path) -> None:
 
 def test_a_gpu_behind_an_external_port_is_flagged_and_judged_by_its_link(tmp_path: Path) -> None:
     root = sysfs_tree("sysfs_pci_egpu", tmp_path)
-    device = {
-        "name": "NVIDIA GeForce RTX 4070",
-        "pci_bus_id": "0000:07:00.0",
-        "pcie_sysfs": pcie_link("0000:07:00.0", root),
-    }
+    device = GpuFacts.from_record(
+        {"name": "NVIDIA GeForce RTX 4070", "pci_bus_id": "0000:07:00.0", "pcie_sysfs": pcie_link("0000:07:00.0", root)}
+    )
     found = detect(tmp_path / "no-thunderbolt", system="Linux", devices=[device], boltctl_text="")
+    assert not isinstance(found.gpus, Unavailable)
     (gpu,) = found.gpus
-    assert gpu["external"] is True and (gpu["link_generation"], gpu["link_width"]) == (4, 16)
-    assert gpu["narrowest_upstream"]["bus_id"] == "0000:00:07.0"  # the tunnel's nominal 2.5 GT/s x1 bridge
+    assert gpu.external is True and (gpu.link_generation, gpu.link_width) == (4, 16)
+    assert gpu.narrowest_upstream is not None
+    assert gpu.narrowest_upstream.bus_id == "0000:00:07.0"  # the tunnel's nominal 2.5 GT/s x1 bridge
     assert any("external port" in h for h in found.hints)
-    tb3 = {"thunderbolt": {"devices": [{"kind": "host", "generation": 3}]}}
+    tb3 = System.from_record({"thunderbolt": {"devices": [{"kind": "host", "generation": 3}]}})
     link = external_link(tb3, device)
-    assert link is not None and link["link"] == "Thunderbolt 3 eGPU" and 1 < link["pass_gbs"] < 4
-    assert external_link(tb3, {"pcie_sysfs": {"removable": "fixed"}}) is None
+    assert link is not None and link.link == "Thunderbolt 3 eGPU" and 1 < link.pass_gbs < 4
+    assert external_link(tb3, GpuFacts.from_record({"pcie_sysfs": {"removable": "fixed"}})) is None
 
 
 def test_a_x4_gpu_without_thunderbolt_hints_at_oculink() -> None:
-    device = {"name": "NVIDIA GeForce RTX 4060", "pcie": {"max_generation": 4, "max_width": 4}}
+    device = GpuFacts.from_record({"name": "NVIDIA GeForce RTX 4060", "pcie": {"max_generation": 4, "max_width": 4}})
     found = detect(Path("/nonexistent"), system="Linux", devices=[device], boltctl_text="")
     assert found.host is None
     assert any("OCuLink" in h for h in found.hints)
-    assert is_unavailable(found.gpus[0]["external"])
+    assert not isinstance(found.gpus, Unavailable) and isinstance(found.gpus[0].external, Unavailable)
 
 
 # --- boltctl, as people posted it ------------------------------------------------------------------------

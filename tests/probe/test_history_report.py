@@ -15,6 +15,7 @@ from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.probe.report import compare_rows, html, write_json
 from gpuconfig.probe.session import ProbeRun
 from gpuconfig.probe.verdicts import judge
+from tests.probe.reports import typed
 
 
 def a_run(started_at: str, matmul: float, failed: bool = False) -> ProbeRun:
@@ -26,9 +27,9 @@ def a_run(started_at: str, matmul: float, failed: bool = False) -> ProbeRun:
     )
     system = {"cpu": {"model": "Test CPU"}, "gpu": {"unavailable": "no NVIDIA driver"}}
     torch = {"version": "2.13.0", "cuda": None}
-    return ProbeRun(
-        started_at, "quick", "/usr/bin/python3", "lab-7", system, [], torch, results, judge(system, [], torch, results)
-    )
+    machine, devices, facts = typed(system, [], torch)
+    verdicts = judge(machine, devices, facts, results)
+    return ProbeRun(started_at, "quick", "/usr/bin/python3", "lab-7", machine, devices, facts, results, verdicts)
 
 
 def test_a_saved_run_comes_back_whole_and_newest_first(tmp_path: Path) -> None:

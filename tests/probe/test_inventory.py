@@ -23,10 +23,15 @@ import pytest
 
 from gpuconfig.probe import nvml
 from gpuconfig.probe.inventory import Inventory, inventory, pcie_link, probe_python, pythons, thunderbolt
-from gpuconfig.probe.model import Unavailable, is_unavailable
+from gpuconfig.probe.model import Unavailable, to_json
 from tests.probe.sysfs import DATA, sysfs_tree
 
 LINUX = sys.platform.startswith("linux")
+
+
+def is_unavailable(value: object) -> bool:
+    """Whether a JSON value is the form an unavailable field is written in."""
+    return Unavailable.read(value) is not None
 
 
 def nvml_without_driver() -> str:
@@ -68,8 +73,8 @@ def test_no_nvidia_driver_is_an_unavailable_gpu_with_its_reason() -> None:
     reason = nvml_without_driver()
     assert reason == "no NVIDIA driver (libnvidia-ml not found)"
     found = inventory()
-    assert found.devices == []
-    assert found.system["gpu"] == {"unavailable": reason}
+    assert found.devices == ()
+    assert found.system.gpu == Unavailable(reason)
 
 
 def test_nvml_calls_without_a_session_are_values_not_exceptions() -> None:
@@ -99,13 +104,13 @@ def test_recorder_says_why_nothing_was_recorded(tmp_path: Path) -> None:
 
 
 def test_this_interpreter_is_listed_with_its_torch() -> None:
-    this = pythons()[0]
+    this = pythons()[0].record()
     assert this["path"] == sys.executable and this["source"] == "this interpreter"
     assert this["torch"] == metadata.version("torch")  # package metadata: torch itself is not imported here
 
 
 def test_another_interpreter_is_asked_in_a_subprocess() -> None:
-    asked = probe_python(sys.executable, "added")
+    asked = probe_python(sys.executable, "added").record()
     assert asked["python_version"] == f"{sys.version_info.major}.{sys.version_info.minor}.{sys.version_info.micro}"
     assert asked["torch"] == metadata.version("torch")
 
@@ -127,7 +132,7 @@ def test_missing_and_broken_interpreters_are_unavailable_entries(tmp_path: Path)
     listing.write_text(f"{env}\n{tmp_path / 'deleted-env'}\n", encoding="utf-8")
 
     found = pythons([str(tmp_path / "no-such-python"), silly, failing, sys.executable], listing=listing)
-    by_path = {entry["path"]: entry for entry in found}
+    by_path = {entry["path"]: entry for entry in to_json(found)}
     assert len(found) == 5  # this one, the conda env, three added; the deleted env and the repeat are dropped
     conda = by_path[str(env / "bin" / "python")]
     assert conda["source"] == "conda" and conda["torch"] == metadata.version("torch")
@@ -143,7 +148,7 @@ def test_missing_and_broken_interpreters_are_unavailable_entries(tmp_path: Path)
 
 
 def test_thunderbolt_3_host_with_an_egpu_enclosure(tmp_path: Path) -> None:
-    found = thunderbolt(sysfs_tree("sysfs_tb3", tmp_path))
+    found = to_json(thunderbolt(sysfs_tree("sysfs_tb3", tmp_path)))
     assert found["domains"] == [
         {
             "name": "domain0",
@@ -163,7 +168,7 @@ def test_thunderbolt_3_host_with_an_egpu_enclosure(tmp_path: Path) -> None:
 
 
 def test_usb4_host_with_a_daisy_chain_a_retimer_and_a_domain_without_pcie(tmp_path: Path) -> None:
-    found = thunderbolt(sysfs_tree("sysfs_usb4", tmp_path))
+    found = to_json(thunderbolt(sysfs_tree("sysfs_usb4", tmp_path)))
     assert [d["name"] for d in found["domains"]] == ["domain0", "domain1"]
     assert [d["pcie_tunnels"] for d in found["domains"]] == [True, False]
     names = [d["name"] for d in found["devices"]]
@@ -177,13 +182,13 @@ def test_usb4_host_with_a_daisy_chain_a_retimer_and_a_domain_without_pcie(tmp_pa
 
 def test_empty_thunderbolt_bus_says_none_found(tmp_path: Path) -> None:
     (tmp_path / "bus" / "thunderbolt" / "devices").mkdir(parents=True)
-    expected = {"unavailable": "no Thunderbolt/USB4 controller found (/sys/bus/thunderbolt has no devices)"}
+    expected = Unavailable("no Thunderbolt/USB4 controller found (/sys/bus/thunderbolt has no devices)")
     assert thunderbolt(tmp_path) == expected
     assert thunderbolt(tmp_path / "no-sysfs-here") == expected
 
 
 def test_garbled_thunderbolt_entries_are_reported_not_raised(tmp_path: Path) -> None:
-    found = thunderbolt(sysfs_tree("sysfs_tb_garbled", tmp_path))
+    found = to_json(thunderbolt(sysfs_tree("sysfs_tb_garbled", tmp_path)))
     (domain,) = found["domains"]
     assert is_unavailable(domain["security"]) and is_unavailable(domain["pcie_tunnels"])
     assert domain["iommu_dma_protection"] == {"unavailable": "unreadable value 'yes' in domain0/iommu_dma_protection"}
@@ -199,7 +204,7 @@ def test_garbled_thunderbolt_entries_are_reported_not_raised(tmp_path: Path) -> 
 
 
 def test_this_machines_thunderbolt_reading_is_a_value() -> None:
-    found = thunderbolt()
+    found = to_json(thunderbolt())
     assert is_unavailable(found) or {"domains", "devices"} <= set(found)
 
 
@@ -207,7 +212,7 @@ def test_this_machines_thunderbolt_reading_is_a_value() -> None:
 
 
 def test_pcie_link_of_an_egpu_lists_the_bridges_above_it(tmp_path: Path) -> None:
-    link = pcie_link("0000:07:00.0", sysfs_tree("sysfs_pci_egpu", tmp_path))
+    link = to_json(pcie_link("0000:07:00.0", sysfs_tree("sysfs_pci_egpu", tmp_path)))
     assert (link["current_speed_gts"], link["current_generation"], link["current_width"]) == (16.0, 4, 16)
     assert (link["max_generation"], link["max_width"]) == (4, 16)
     assert link["removable"] == "removable"
@@ -231,7 +236,7 @@ def documented() -> dict[str, Any]:
 
 
 def test_facts_of_a_datacenter_gpu(documented: dict[str, Any]) -> None:
-    facts = nvml.facts_from_raw(documented["devices"][0]["facts"])
+    facts = nvml.facts_from_raw(documented["devices"][0]["facts"]).record()
     assert facts["index"] == 0
     assert facts["pci_bus_id"] == "0000:3b:00.0"
     assert facts["memory_total_bytes"] == 85899345920
@@ -266,7 +271,7 @@ def test_facts_of_a_datacenter_gpu(documented: dict[str, Any]) -> None:
 
 
 def test_facts_nvml_refuses_are_unavailable_with_the_reason(documented: dict[str, Any]) -> None:
-    facts = nvml.facts_from_raw(documented["devices"][1]["facts"])
+    facts = nvml.facts_from_raw(documented["devices"][1]["facts"]).record()
     not_supported = {"unavailable": "not supported on this GPU"}
     for name in ("ecc_mode", "ecc_uncorrected_volatile", "retired_pages", "remapped_rows", "mig_mode"):
         assert facts[name] == not_supported, name
@@ -277,7 +282,7 @@ def test_facts_nvml_refuses_are_unavailable_with_the_reason(documented: dict[str
 
 
 def test_live_samples(documented: dict[str, Any]) -> None:
-    idle, busy, throttled = (nvml.sample_from_raw(s) for s in documented["devices"][0]["samples"])
+    idle, busy, throttled = (nvml.sample_from_raw(s).record() for s in documented["devices"][0]["samples"])
     assert idle["clocks_event_reasons"] == {"mask": 1, "names": ["gpu_idle"]}
     assert busy["util_gpu_pct"] == 97.0 and busy["util_mem_pct"] == 64.0
     assert busy["mem_used_bytes"] == 60129542144
@@ -289,7 +294,7 @@ def test_live_samples(documented: dict[str, Any]) -> None:
         "mask": 0x248,
         "names": ["hw_slowdown", "hw_thermal_slowdown", "bit_0x200"],
     }
-    partial = nvml.sample_from_raw(documented["devices"][1]["samples"][0])
+    partial = nvml.sample_from_raw(documented["devices"][1]["samples"][0]).record()
     assert partial["pcie_rx_mbs"] == {"unavailable": "not supported on this GPU"}
     assert is_unavailable(partial["clocks_event_reasons"])
     assert math.isclose(partial["pcie_tx_mbs"], 7 * 1024 / 1e6)
@@ -314,12 +319,12 @@ def test_nvml_structures_become_json() -> None:
     assert nvml.to_json(utilisation) == {"gpu": 97, "memory": 64}
     assert nvml.to_json((8, 9)) == [8, 9] and nvml.to_json(Unavailable("x")) == {"unavailable": "x"}
     raw = {"nvmlDeviceGetMemoryInfo()": nvml.to_json(memory), "nvmlDeviceGetPciInfo()": nvml.to_json(pci)}
-    facts = nvml.facts_from_raw(json.loads(json.dumps(raw)))
+    facts = nvml.facts_from_raw(json.loads(json.dumps(raw))).record()
     assert (facts["memory_total_bytes"], facts["pci_bus_id"]) == (25757220864, "0000:af:00.0")
 
 
 def test_unexpected_raw_values_are_unavailable_not_errors() -> None:
-    facts = nvml.facts_from_raw({"nvmlDeviceGetCudaComputeCapability()": "9.0", "nvmlDeviceGetPciInfo()": {}})
+    facts = nvml.facts_from_raw({"nvmlDeviceGetCudaComputeCapability()": "9.0", "nvmlDeviceGetPciInfo()": {}}).record()
     assert facts["compute_capability"] == {
         "unavailable": "unexpected value from nvmlDeviceGetCudaComputeCapability(): '9.0'"
     }

@@ -7,21 +7,23 @@ probe's own nvml.facts_from_raw, as a probe run would.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gpuconfig.probe import nvml
+from gpuconfig.probe.gpu_facts import GpuFacts
 from gpuconfig.probe.model import BenchmarkResult
 from gpuconfig.probe.references import references
-from gpuconfig.probe.verdicts import judge
+from tests.probe.reports import judge_json
 
 DATA = Path(__file__).parent / "data"
 VARIANTS: dict[str, Any] = json.loads((DATA / "nvml_variants.json").read_text(encoding="utf-8"))["gpus"]
 
 
-def facts(variant: str, **raw_changes: Any) -> dict[str, Any]:
+def facts(variant: str, **raw_changes: Any) -> GpuFacts:
     return nvml.facts_from_raw({**VARIANTS[variant]["facts"], **raw_changes})
 
 
@@ -53,10 +55,10 @@ def test_a_measured_reference_says_how_the_gpu_was_identified() -> None:
 def test_the_laptop_4090_is_not_failed_against_the_desktop_card() -> None:
     # 20 TFLOP/s fp32 is 43 % of the desktop 4090's 46.5: a failure if the laptop part took its reference.
     uuid = "4fb6ac9a-29e1-b611-4af7-b61a99e3b92d"  # a real one's shape (milvus-io/milvus#7493, nvidia-smi -q)
-    laptop = {**facts("rtx_4090_laptop"), "uuid": f"GPU-{uuid}"}
+    laptop = replace(facts("rtx_4090_laptop"), uuid=f"GPU-{uuid}")
     torch = {"version": "2.13.0", "cuda": "12.8", "devices": [{"index": 0, "uuid": uuid}]}
     result = BenchmarkResult("matmul", "fp32", "cuda:0", 20.0, "TFLOP/s")
-    verdict = next(v for v in judge({}, [laptop], torch, [result]) if v.check == "Matmul fp32")
+    verdict = next(v for v in judge_json({}, [laptop], torch, [result]) if v.check == "Matmul fp32")
     assert verdict.status == "pass", verdict
     assert verdict.expected is not None and verdict.expected < 46.5
     assert "GeForce RTX 4090 Mobile" in verdict.source

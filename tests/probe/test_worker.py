@@ -17,9 +17,11 @@ import pytest
 
 from gpuconfig.core.failures import Failure
 from gpuconfig.core.workers.process import Deadline, run_worker
-from gpuconfig.probe.model import BenchmarkResult
+from gpuconfig.probe.model import BenchmarkResult, Unavailable
 from gpuconfig.probe.runner import Limits, SuiteOutcome, benchmark_names, run_suite
-from gpuconfig.probe.verdicts import OTHER_FAILURE_ADVICE, judge
+from gpuconfig.probe.torch_devices import TorchFacts
+from gpuconfig.probe.verdicts import OTHER_FAILURE_ADVICE
+from tests.probe.reports import judge_json
 
 FAILING = Path(__file__).parent / "data" / "failing_worker.py"
 
@@ -48,7 +50,8 @@ def test_matmul_and_memory_bandwidth_on_this_cpu(monkeypatch: pytest.MonkeyPatch
         progress=lambda done, total, what: seen.append((done, total, what)),
     )
     assert not outcome.cancelled
-    assert outcome.torch["version"] and outcome.torch["device"] == "cpu"
+    assert isinstance(outcome.torch, TorchFacts)
+    assert outcome.torch.version and outcome.torch.device == "cpu"
     matmul = {r.dtype: r for r in ok(outcome, "matmul")}
     assert matmul["fp32"].unit == "TFLOP/s" and matmul["fp32"].device == "cpu"
     assert matmul["fp32"].detail["n"] in (1024, 2048) and matmul["bf16"].value
@@ -249,7 +252,8 @@ def test_a_python_without_torch_gives_the_unavailable_state(tmp_path: Path) -> N
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "bare")], check=True, timeout=60)
     python = tmp_path / "bare" / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     outcome = run_suite("quick", python=str(python))
-    reason = outcome.torch["unavailable"]
+    assert isinstance(outcome.torch, Unavailable)
+    reason = outcome.torch.reason
     assert reason.startswith(f"no torch in {python}") and "No module named 'torch'" in reason
     names = [r.name for r in outcome.results]
     assert "matmul" in names and "disk_read" in names and len(names) == len(set(names))
@@ -259,7 +263,7 @@ def test_a_python_without_torch_gives_the_unavailable_state(tmp_path: Path) -> N
 def test_a_python_that_does_not_exist_gives_the_unavailable_state(tmp_path: Path) -> None:
     missing = tmp_path / "no-python"
     outcome = run_suite("quick", python=str(missing), only=["matmul", "disk_read"])
-    assert outcome.torch["unavailable"].startswith(f"cannot run {missing}")
+    assert isinstance(outcome.torch, Unavailable) and outcome.torch.reason.startswith(f"cannot run {missing}")
     assert [(r.name, r.status) for r in outcome.results] == [("matmul", "skipped"), ("disk_read", "skipped")]
 
 
@@ -274,7 +278,7 @@ def test_a_benchmark_that_raises_fails_as_an_error_and_is_advised_so() -> None:
     (failed,) = outcome.results
     assert failed.status == "failed" and failed.failure == Failure.ERROR
     assert failed.reason.startswith("LookupError: no benchmark named 'warp_drive'; known: matmul, memory_bandwidth")
-    (ran,) = [v for v in judge({}, [], outcome.torch, outcome.results) if v.check == "Benchmark ran"]
+    (ran,) = [v for v in judge_json({}, [], outcome.torch, outcome.results) if v.check == "Benchmark ran"]
     assert ran.advice == OTHER_FAILURE_ADVICE  # not the memory advice its list of names would match
 
 

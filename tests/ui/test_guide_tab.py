@@ -25,6 +25,7 @@ from gpuconfig.ui.guide.tab import GuideTab
 from gpuconfig.ui.main_window import INDEX, MainWindow
 from gpuconfig.ui.placeholder_tab import PlaceholderTab
 from gpuconfig.ui.theme import DARK, LIGHT
+from tests.probe.reports import typed
 
 PROBE_DATA = Path(__file__).resolve().parents[1] / "probe" / "data"
 LEFT = Qt.MouseButton.LeftButton
@@ -51,9 +52,10 @@ def probe_report(torch: dict[str, Any], os_name: str = "Ubuntu 22.04.4 LTS") -> 
         "os": {"name": os_name, "system": "Linux", "release": "6.8.0-45-generic"},
         "gpu": {"count": len(devices), "driver_version": "550.54.15"},
     }
+    machine, gpus, facts = typed(system, devices, torch)
     run = ProbeRun(
-        "2026-11-22T10:00:00+00:00", "quick", "python", "lab-07", system, devices, torch, (),
-        judge(system, devices, torch, [], None),
+        "2026-11-22T10:00:00+00:00", "quick", "python", "lab-07", machine, gpus, facts, (),
+        judge(machine, gpus, facts, [], None),
     )  # fmt: skip
     return run.record()
 

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 
 from gpuconfig.core.workers import pythons, search
 from gpuconfig.probe.history import ProbeHistory
-from gpuconfig.probe.model import is_unavailable
+from gpuconfig.probe.model import Unavailable
 from gpuconfig.probe.session import ProbeRun
 from gpuconfig.ui.main_window import INDEX, MainWindow
 from gpuconfig.ui.probe.tab import ProbeTab
@@ -43,7 +43,7 @@ def no_nvidia_gpu(qtbot, tab: ProbeTab) -> bool:  # type: ignore[no-untyped-def]
     """Whether this machine's inventory found no NVIDIA GPU (the tests hold on machines with and without)."""
     qtbot.waitUntil(lambda: tab.inventory is not None, timeout=30_000)
     assert tab.inventory is not None
-    return is_unavailable(tab.inventory["system"]["gpu"]) and not tab.inventory["devices"]
+    return isinstance(tab.inventory.system.gpu, Unavailable) and not tab.inventory.devices
 
 
 def saved_runs() -> int:
@@ -61,18 +61,19 @@ def test_inventory_of_this_machine_fills_the_tree(qtbot, tab: ProbeTab) -> None:
     assert set(tree.sections) >= {"os", "cpu", "memory", "disks", "gpu", "thunderbolt", "pythons"}
     cpu = tree.sections["cpu"]
     fields = {cpu.child(i).text(0): cpu.child(i).text(1) for i in range(cpu.childCount())}
-    assert fields["model"] == tab.inventory["system"]["cpu"]["model"] and fields["model"]
+    assert fields["model"] == tab.inventory.system.cpu.model and fields["model"]
     assert fields["logical cores"] == str(psutil.cpu_count(logical=True))
     memory = tree.sections["memory"]
     assert memory.child(0).text(1).endswith("GiB")
     gpu = tree.sections["gpu"]
     if no_nvidia_gpu(qtbot, tab):  # no NVIDIA driver: the GPU section says so, greyed, with the reason
         assert gpu.text(1).startswith("unavailable — ")
-        assert gpu.toolTip(1) == tab.inventory["system"]["gpu"]["unavailable"]
+        assert isinstance(tab.inventory.system.gpu, Unavailable)
+        assert gpu.toolTip(1) == tab.inventory.system.gpu.reason
         assert gpu in tree.unavailable_items
         assert gpu.foreground(1).color().name() == tab.colors.muted
     else:  # one branch per GPU, named as NVML names it
-        names = [device["name"] for device in tab.inventory["devices"]]
+        names = [device.name for device in tab.inventory.devices]
         shown = [gpu.child(i).text(0) for i in range(gpu.childCount())]
         assert all(any(label.endswith(name) for label in shown) for name in names) and names
         assert gpu not in tree.unavailable_items

@@ -220,8 +220,9 @@ class EgpuForm(QWidget):
             if host.security is not None:
                 facts.append(self.tr("security '{level}'").format(level=host.security))
             for enclosure in detection.enclosures:
-                name = " ".join(str(enclosure.get(k) or "") for k in ("vendor_name", "device_name")).strip()
-                facts.append(self.tr("enclosure {name}").format(name=name or enclosure.get("name", "?")))
+                words = (enclosure.vendor_name, enclosure.device_name)
+                name = " ".join(w for w in words if isinstance(w, str) and w).strip()
+                facts.append(self.tr("enclosure {name}").format(name=name or enclosure.name))
             text = f"{host.name or self.tr('A Thunderbolt/USB4 host')}: {', '.join(facts)}"
             if in_use:
                 text += " " + self.tr("(in use)")

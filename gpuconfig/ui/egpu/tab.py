@@ -42,6 +42,7 @@ from gpuconfig.core.workload.answer import Answer, gpu_spec
 from gpuconfig.core.workload.service import Fit, Resolved
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 from gpuconfig.probe.egpu import Detection, detect, os_id
+from gpuconfig.probe.model import Unavailable
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
 from gpuconfig.ui.egpu.form import EgpuForm, heading
 from gpuconfig.ui.egpu.measure import MeasureBar
@@ -280,12 +281,12 @@ class EgpuTab(QWidget):
         detection = self.detection
         if detection is not None:
             gpus, line = detection.gpus, ""
-            if isinstance(gpus, dict) and gpus.get("unavailable"):
-                line = self.tr("NVIDIA GPUs: none seen ({why})").format(why=gpus["unavailable"])
-            elif isinstance(gpus, list) and gpus:
-                line = self.tr("NVIDIA GPUs: {names}").format(names=", ".join(str(g.get("name")) for g in gpus))
+            if isinstance(gpus, Unavailable):
+                line = self.tr("NVIDIA GPUs: none seen ({why})").format(why=gpus.reason)
+            elif gpus:
+                line = self.tr("NVIDIA GPUs: {names}").format(names=", ".join(str(g.name) for g in gpus))
             if line:
-                detection = replace(detection, hints=[*detection.hints, line])
+                detection = replace(detection, hints=(*detection.hints, line))
         self.form.show_detection(detection, self.using_detected)
 
     def _on_measured(self, records: list[dict[str, Any]]) -> None:

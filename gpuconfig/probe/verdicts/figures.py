@@ -1,0 +1,118 @@
+"""Verdicts on what a GPU measured: matmul throughput, memory bandwidth and the host-to-device copy, each
+against the reference for this part (or its link), or shown without one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from gpuconfig.probe.egpu import external_link
+from gpuconfig.probe.gpu_facts import GpuFacts
+from gpuconfig.probe.machine import System
+from gpuconfig.probe.model import BenchmarkResult, Unavailable, Verdict
+from gpuconfig.probe.references import References, references
+from gpuconfig.probe.verdicts.common import measured, no_reference, ratio_verdict
+
+LINK_ADVICE = (
+    "the link runs below its width or generation under load: reseat the card, use a CPU-attached x16 slot, "
+    "check the BIOS PCIe setting"
+)
+
+
+def figure_verdicts(
+    results: Sequence[BenchmarkResult],
+    subject: str,
+    device: GpuFacts | None,
+    refs: References,
+    system: System | None = None,
+) -> list[Verdict]:
+    """The figures torch device `subject` measured, judged as the NVIDIA GPU `device` (None: not known)."""
+    ref = refs.gpu(device) if device is not None else None
+    name = device.known_name if device is not None else ""
+    verdicts: list[Verdict] = []
+    for result in measured(results, "matmul", subject):
+        expected = ref.matmul_tflops.get(result.dtype) if ref else None
+        if ref is not None and expected:
+            verdicts.append(
+                ratio_verdict(
+                    f"Matmul {result.dtype}",
+                    subject,
+                    float(result.value or 0),
+                    expected,
+                    result.unit,
+                    ref.source,
+                    "check clocks and power limit (nvidia-smi -q -d CLOCK,POWER) and the throttle graph",
+                )
+            )
+        else:
+            verdicts.append(no_reference(f"Matmul {result.dtype}", subject, result, name))
+    for result in measured(results, "memory_bandwidth", subject):
+        if ref is not None and ref.memory_bandwidth_gbs:
+            verdicts.append(
+                ratio_verdict(
+                    "Memory bandwidth",
+                    subject,
+                    float(result.value or 0),
+                    ref.memory_bandwidth_gbs,
+                    result.unit,
+                    ref.source,
+                    "check the memory clock and ECC state; a lower figure can mean a faulty or mis-clocked part",
+                )
+            )
+        else:
+            verdicts.append(no_reference("Memory bandwidth", subject, result, name))
+    return verdicts + _transfer_verdicts(results, subject, device, refs, system)
+
+
+def _transfer_verdicts(
+    results: Sequence[BenchmarkResult],
+    subject: str,
+    device: GpuFacts | None,
+    refs: References,
+    system: System | None,
+) -> list[Verdict]:
+    """The pinned host-to-device copy against what its link should carry."""
+    link = None
+    if device is not None:
+        # An eGPU's card reads x16 while the Thunderbolt tunnel above it is x4 or less: judge it by its link.
+        pcie = device.pcie
+        link = (external_link(system, device) if system is not None else None) or refs.h2d_for(
+            pcie.max_generation, pcie.max_width
+        )
+    verdicts: list[Verdict] = []
+    for result in measured(results, "h2d_bandwidth", subject):
+        if result.variant != "pinned":
+            continue
+        if link is None:
+            verdicts.append(no_reference("Host to device", subject, result, device.known_name if device else ""))
+            continue
+        value = float(result.value or 0)
+        passed = value >= link.pass_gbs
+        verdicts.append(
+            Verdict(
+                "Host to device (pinned)",
+                subject,
+                "pass" if passed else "fail",
+                f"{value:.3g} GB/s on a {link.link} link, good is at least {link.pass_gbs:g} GB/s",
+                value,
+                float(link.pass_gbs),
+                "GB/s",
+                f"at least {link.pass_gbs:g} GB/s on {link.link}",
+                link.source,
+                "" if passed else link.fix or LINK_ADVICE,
+            )
+        )
+    return verdicts
+
+
+def unlinked_figures(results: Sequence[BenchmarkResult], devices: Sequence[GpuFacts], no_gpu: str) -> list[Verdict]:
+    """The figures of a torch device that no NVIDIA GPU is known to be: shown, with why they are not judged."""
+    linked = {d.torch_device for d in devices if isinstance(d.torch_device, str)}
+    why = "; ".join(sorted({d.torch_device.reason for d in devices if isinstance(d.torch_device, Unavailable)}))
+    reason = f"not judged: which NVIDIA GPU this is is unknown ({why or no_gpu})"
+    unknown = sorted({r.device for r in results if r.device.startswith("cuda") and r.device not in linked})
+    return [
+        replace(verdict, threshold=reason)
+        for device in unknown
+        for verdict in figure_verdicts(results, device, None, references())
+    ]
