@@ -1,4 +1,5 @@
-"""The README's "Set up" section holds exactly two commands, and CI runs those two as they are written."""
+"""The README: its "Set up" section holds exactly two commands, and CI runs those two as they are written;
+its "Development" tree names every package."""
 
 from __future__ import annotations
 
@@ -25,3 +26,13 @@ def test_set_up_is_two_commands_that_ci_reads_from_the_readme() -> None:
     assert 'bash -c "$INSTALL_AND_RUN"' in ci and 'bash -c "$INSTALL_AND_TEST"' in ci
     assert ci.count("rm -rf .venv") == 2
     assert "pip install -q torch" not in ci.split("INSTALL_AND_TEST=")[0]  # nothing installed before them
+
+
+def test_the_development_tree_names_every_package() -> None:
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## Development", 1)[1].split("\n## ", 1)[0]
+    tree = re.findall(r"```\n(.*?)\n```", section, re.S)[0]
+    package = ROOT / "gpuconfig"
+    folders = sorted(p.parent.relative_to(package) for p in package.rglob("__init__.py") if p.parent != package)
+    assert len(folders) > 20
+    for folder in folders:
+        assert f"{folder.name}/" in tree, f"the README's tree leaves out gpuconfig/{folder}"

@@ -59,9 +59,11 @@ pytestmark = pytest.mark.skipif(os.name == "nt", reason="a shell script stands i
 
 def test_the_benchmark_program_runs_where_gpuconfig_is_not_installed(python_without_gpuconfig: Path) -> None:
     from gpuconfig.probe.runner import benchmark_names, run_suite
+    from gpuconfig.probe.torch_devices import TorchFacts
 
     outcome = run_suite("quick", python=str(python_without_gpuconfig), only=["disk_read"])
-    assert outcome.torch["version"] and outcome.torch["python"] == sys.executable, outcome.torch
+    torch = outcome.torch
+    assert isinstance(torch, TorchFacts) and torch.version != "?" and torch.python == sys.executable, torch
     (result,) = outcome.results
     assert (result.name, result.status, result.unit) == ("disk_read", "ok", "MB/s"), result
     said: list[dict[str, Any]] = []
