@@ -51,6 +51,12 @@ CUBLAS_WORKSPACE_HOPPER = Overhead(
     "PyTorch CublasHandlePool.cpp: 32 MiB on Hopper (compute capability 9.x), cuBLAS's recommendation "
     "(pytorch/pytorch#89027, #120925)",
 )
+CACHING_ALLOCATOR = "CUDA caching allocator (reserved beyond the tensors: segments, rounding, splits)"
+CACHING_SOURCE = (
+    "every traced allocation and free replayed through a model of PyTorch's CUDA caching allocator "
+    "(c10/cuda/CUDACachingAllocator.cpp, default settings: 512-byte rounding, 2 MiB small and 20 MiB large "
+    "segments, best fit, splitting); reserved memory is what nvidia-smi shows and what runs out first"
+)
 DDP_BUCKETS_SOURCE = (
     "torch.nn.parallel.DistributedDataParallel: gradients are copied into communication buckets of the same "
     "total size unless gradient_as_bucket_view=True"
@@ -104,6 +110,7 @@ def _flatten(point: dict[str, Any]) -> dict[str, float]:
         "other_bytes",
         "kv_cache_bytes",
         "cpu_heap_peak_bytes",
+        "cuda_reserved_peak_bytes",
         "params",
         "trainable_params",
         "grad_bytes",
@@ -306,6 +313,10 @@ def _overheads(
             overheads.append(Overhead(FRAGMENTATION, round(share[0] * transient), share[1]))
         return overheads
     overheads = [CUDA_CONTEXT, CUBLAS_WORKSPACE_HOPPER if cc_major == 9 else CUBLAS_WORKSPACE]
+    reserved = fitted.at("cuda_reserved_peak_bytes", batch, seq)
+    if reserved:
+        traced_tensors = sum(fitted.at(f"peak.{c}", batch, seq) for c in CATEGORIES)
+        overheads.append(Overhead(CACHING_ALLOCATOR, round(max(0.0, reserved - traced_tensors)), CACHING_SOURCE))
     if workload.gpus > 1 and workload.strategy == "ddp" and workload.training:
         overheads.append(
             Overhead("DDP gradient buckets", round(fitted.at("grad_bytes", batch, seq)), DDP_BUCKETS_SOURCE)

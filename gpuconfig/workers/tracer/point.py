@@ -11,6 +11,7 @@ from . import torch_private
 from .adapters import add_lora, make_optimizer, quantize_linears
 from .attention import cuda_attention
 from .counting import op_counter
+from .cuda_cache import reserved_peak
 from .events import TraceError
 from .heap import MallocReplay
 from .memory import cache_bytes, frozen_parameters_tolerated, phase_snapshots, snapshot
@@ -114,6 +115,7 @@ def trace_point(
         "phases": phases,
         "kv_cache_bytes": kv,
         "cpu_heap_peak_bytes": replay.peak(tracker.events) if replay is not None else None,
+        "cuda_reserved_peak_bytes": reserved_peak(tracker.events)[1] if request.get("device") == "cuda" else None,
         "params": total_params,
         "trainable_params": trainable_params,
         "grad_bytes": grad_bytes,
