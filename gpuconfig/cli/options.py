@@ -86,7 +86,15 @@ def trace_failed(exc: Any) -> int:
 def workload_options(p: argparse.ArgumentParser, model_required: bool = True) -> None:
     """The workload flags `estimate`, `recommend` and `egpu` share."""
     from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S
-    from gpuconfig.core.workload.spec import DEVICES, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS
+    from gpuconfig.core.workload.spec import (
+        DEVICES,
+        LORA_ALPHA_DEFAULT,
+        LORA_TARGETS_DEFAULT,
+        OPTIMIZERS,
+        PRECISIONS,
+        STRATEGIES,
+        TASKS,
+    )
 
     p.add_argument(
         "--model",
@@ -107,9 +115,25 @@ def workload_options(p: argparse.ArgumentParser, model_required: bool = True) ->
     p.add_argument("--device", default="cuda", choices=list(DEVICES))
     p.add_argument("--lora-rank", type=int, default=16, dest="lora_rank")
     p.add_argument(
+        "--lora-targets", type=module_names, default=LORA_TARGETS_DEFAULT, metavar="MODULES", dest="lora_targets",
+        help="modules LoRA adapts, as PEFT's target_modules: names (q_proj,v_proj), all-linear, or default "
+        "(PEFT's choice for the model type)",
+    )  # fmt: skip
+    p.add_argument("--lora-alpha", type=int, default=LORA_ALPHA_DEFAULT, dest="lora_alpha", help="LoRA's alpha")
+    p.add_argument("--lora-dropout", type=float, default=0.0, dest="lora_dropout", help="dropout before the adapters")
+    p.add_argument(
+        "--double-quant", action="store_true", dest="double_quant",
+        help="QLoRA: quantize the 4-bit weights' scales too (bitsandbytes' bnb_4bit_use_double_quant)",
+    )  # fmt: skip
+    p.add_argument(
         "--trace-timeout", type=seconds, default=TRACE_TIMEOUT_S, metavar="S", dest="trace_timeout",
         help=f"seconds a trace of the model may take (default {TRACE_TIMEOUT_S:g})",
     )  # fmt: skip
+
+
+def module_names(text: str) -> str:
+    """LoRA's target modules as typed, "q_proj, v_proj" or "q_proj,v_proj": without the spaces."""
+    return "".join(text.split())
 
 
 def workload(args: argparse.Namespace) -> Any:

@@ -28,6 +28,11 @@ from gpuconfig.core.workload.spec import MAX_GPUS, MAX_LORA_RANK, MAX_SIZE, Work
         ({"grad_accum": 2**63}, "grad_accum: must be at most 1,000,000"),
         ({"gpus": 1025}, "gpus: must be at most 1,024, got 1025"),
         ({"lora_rank": 4097}, "lora_rank: must be at most 4,096, got 4097"),
+        ({"lora_targets": "q_proj, v_proj"}, "lora_targets: default, all-linear or module names"),
+        ({"lora_targets": ""}, "lora_targets: default, all-linear or module names"),
+        ({"lora_alpha": 0}, "lora_alpha: must be a positive number, got 0"),
+        ({"lora_dropout": 1.0}, "lora_dropout: must be below 1"),
+        ({"lora_dropout": -0.1}, "lora_dropout: must be zero or a positive number"),
         ({"task": "train"}, "task: 'train' is not one of"),
         ({"precision": "fp64"}, "precision: 'fp64' is not one of"),
         ({"precision": "int4", "task": "finetune"}, "precision: int4 weights are for inference"),
@@ -44,6 +49,7 @@ def test_bad_workloads_are_refused_with_the_field_named(changes: dict[str, objec
 def test_a_workload_may_ask_up_to_each_ceiling() -> None:
     Workload("gpt2", task="inference", batch=MAX_SIZE, seq=MAX_SIZE, generate=MAX_SIZE, lora_rank=MAX_LORA_RANK)
     Workload("gpt2", grad_accum=MAX_SIZE, gpus=MAX_GPUS)
+    Workload("gpt2", task="qlora", lora_targets="c_attn,c_proj", lora_dropout=0.99, double_quant=True)
 
 
 def test_smaller_micro_batches_stop_where_the_accumulation_would_pass_its_ceiling() -> None:

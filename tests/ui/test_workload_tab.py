@@ -92,6 +92,21 @@ def test_each_preset_fills_the_form(qtbot, tab: WorkloadTab) -> None:  # type: i
     assert tab.form.workload().generate == 256
 
 
+def test_the_lora_fields_read_back_what_was_set(qtbot, tab: WorkloadTab) -> None:  # type: ignore[no-untyped-def]
+    form = tab.form
+    qlora = Workload("llama-3-8b", task="qlora", lora_targets="all-linear", lora_alpha=32, lora_dropout=0.05)
+    form.set_workload(qlora.with_changes(double_quant=True))
+    assert form.workload() == qlora.with_changes(double_quant=True)
+    assert form.double_quant.isEnabled() and form.lora_dropout.isEnabled()
+    form.lora_targets.setEditText("q_proj, k_proj")  # typed: the spaces go
+    assert form.workload().lora_targets == "q_proj,k_proj"
+    form.set_workload(qlora.with_changes(lora_targets="query,value"))
+    assert form.lora_targets.currentText() == "query,value"
+    form.set_workload(Workload("llama-3-8b", task="lora"))
+    assert form.lora_targets.currentData() == "default" and form.workload().lora_targets == "default"
+    assert not form.double_quant.isEnabled() and form.lora_targets.isEnabled()
+
+
 def test_the_chart_asks_for_no_micro_batch_past_what_a_workload_may_ask() -> None:
     def peak_at(batch: int) -> int:
         return Workload("gpt2", batch=batch).batch  # past the ceiling, WorkloadError

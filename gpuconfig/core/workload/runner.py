@@ -83,7 +83,11 @@ def plan_points(source: ModelSource, batch: int, seq: int) -> tuple[list[tuple[i
 
 
 # The workload fields a trace depends on; batch, length, accumulation and GPUs are answered from its fit.
-TRACED_FIELDS = ("task", "precision", "optimizer", "checkpointing", "lora_rank", "device")
+# LoRA's alpha only scales the adapters' output: no memory or time of its own, so it is not traced.
+TRACED_FIELDS = (
+    "task", "precision", "optimizer", "checkpointing", "lora_rank", "lora_targets", "lora_dropout", "double_quant",
+    "device",
+)  # fmt: skip
 
 
 def trace_settings(workload: Workload) -> dict[str, Any]:

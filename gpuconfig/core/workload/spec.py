@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -46,6 +47,15 @@ DEVICES = ("cuda", "cpu")
 MAX_SIZE = 1_000_000
 MAX_GPUS = 1024
 MAX_LORA_RANK = 4096
+# LoRA as PEFT's LoraConfig describes it (PEFT 0.21.2, peft/tuners/lora/config.py): target_modules None
+# (PEFT's default for the model type), "all-linear" or module names; lora_alpha 8; lora_dropout 0.0. The rank
+# stays 16 rather than PEFT's r=8: the rank is the one field LoRA users always set, and 16 is what the
+# presets and every earlier estimate used.
+LORA_TARGETS_DEFAULT = "default"
+LORA_TARGETS_ALL = "all-linear"
+LORA_ALPHA_DEFAULT = 8
+MAX_LORA_ALPHA = 65536
+MODULE_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
 # Weight-only formats are for inference; training in them is not a thing people do.
 INFERENCE_ONLY = ("int8", "int4")
 
@@ -72,6 +82,10 @@ class Workload:
     strategy: str = "ddp"
     device: str = "cuda"
     lora_rank: int = 16
+    lora_targets: str = LORA_TARGETS_DEFAULT  # "default", "all-linear" or module names, "q_proj,v_proj"
+    lora_alpha: int = LORA_ALPHA_DEFAULT
+    lora_dropout: float = 0.0
+    double_quant: bool = False  # bitsandbytes' bnb_4bit_use_double_quant (BitsAndBytesConfig default: False)
 
     def __post_init__(self) -> None:
         _check_choice("task", self.task, TASKS)
@@ -88,6 +102,7 @@ class Workload:
             ("grad_accum", MAX_SIZE, False),
             ("gpus", MAX_GPUS, False),
             ("lora_rank", MAX_LORA_RANK, False),
+            ("lora_alpha", MAX_LORA_ALPHA, False),
         ):
             value = getattr(self, name)
             if value is None and name == "seq":  # the model's usual length
@@ -96,6 +111,13 @@ class Workload:
                 checked_number(value, integer=True, zero_ok=zero_ok, most=most)
             except NumberError as exc:
                 raise WorkloadError(f"{name}: {exc}") from None
+        _check_lora_targets(self.lora_targets)
+        try:
+            dropout = checked_number(self.lora_dropout, zero_ok=True, most=1)
+        except NumberError as exc:
+            raise WorkloadError(f"lora_dropout: {exc}") from None
+        if dropout == 1:
+            raise WorkloadError("lora_dropout: must be below 1 (a dropout of 1 drops every input)")
         if self.precision in INFERENCE_ONLY and self.task not in ("inference", "qlora"):
             raise WorkloadError(f"precision: {self.precision} weights are for inference, not {TASKS[self.task]}")
         if self.device == "cpu" and self.gpus != 1:
@@ -115,3 +137,14 @@ class Workload:
 def _check_choice(field: str, value: str, choices: dict[str, str] | tuple[str, ...]) -> None:
     if value not in choices:
         raise WorkloadError(f"{field}: {value!r} is not one of {', '.join(choices)}")
+
+
+def _check_lora_targets(targets: str) -> None:
+    """PEFT's default, every Linear, or module names separated by commas."""
+    if targets in (LORA_TARGETS_DEFAULT, LORA_TARGETS_ALL):
+        return
+    if not isinstance(targets, str) or not all(MODULE_NAME.fullmatch(name) for name in targets.split(",")):
+        raise WorkloadError(
+            f"lora_targets: {LORA_TARGETS_DEFAULT}, {LORA_TARGETS_ALL} or module names separated by commas"
+            f" (q_proj,v_proj), got {targets!r}"
+        )

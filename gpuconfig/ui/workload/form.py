@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QCompleter,
+    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -21,7 +22,10 @@ from PySide6.QtWidgets import (
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.workload.models import zoo
 from gpuconfig.core.workload.spec import (
+    LORA_TARGETS_ALL,
+    LORA_TARGETS_DEFAULT,
     MAX_GPUS,
+    MAX_LORA_ALPHA,
     MAX_LORA_RANK,
     MAX_SIZE,
     OPTIMIZERS,
@@ -156,6 +160,32 @@ class WorkloadForm(QWidget):
         self.checkpointing.setToolTip(self.tr("Recompute activations in the backward pass instead of keeping them"))
         self.gpus = _spin("gpus", 1, MAX_GPUS)
         self.lora_rank = _spin("lora_rank", 1, MAX_LORA_RANK)
+        self.lora_targets = QComboBox()
+        self.lora_targets.setObjectName("lora_targets")
+        self.lora_targets.setEditable(True)
+        self.lora_targets.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        for text, targets in (
+            (self.tr("PEFT's default for the model"), LORA_TARGETS_DEFAULT),
+            (self.tr("All linear layers"), LORA_TARGETS_ALL),
+            ("q_proj,v_proj", "q_proj,v_proj"),
+            ("q_proj,k_proj,v_proj,o_proj", "q_proj,k_proj,v_proj,o_proj"),
+        ):
+            self.lora_targets.addItem(text, targets)
+        self.lora_targets.setToolTip(
+            self.tr("The layers that get adapters, as PEFT's target_modules: module names separated by commas")
+        )
+        self.lora_alpha = _spin("lora_alpha", 1, MAX_LORA_ALPHA)
+        self.lora_alpha.setToolTip(self.tr("Scales the adapters' output by alpha / rank; no memory of its own"))
+        self.lora_dropout = QDoubleSpinBox()
+        self.lora_dropout.setObjectName("lora_dropout")
+        self.lora_dropout.setRange(0.0, 0.99)
+        self.lora_dropout.setSingleStep(0.05)
+        self.lora_dropout.setToolTip(self.tr("Dropout before the adapters: its mask is kept for the backward pass"))
+        self.double_quant = QCheckBox(self.tr("Double quantization"))
+        self.double_quant.setObjectName("double_quant")
+        self.double_quant.setToolTip(
+            self.tr("Quantize the 4-bit weights' scales too: 0.127 instead of 0.5 bits per weight (QLoRA)")
+        )
         self.gpu = QComboBox()
         self.gpu.setObjectName("gpu")
         self.gpu.setMinimumContentsLength(18)
@@ -194,6 +224,10 @@ class WorkloadForm(QWidget):
             ("effective", "", self.effective),
             ("checkpointing", "", self.checkpointing),
             ("lora_rank", self.tr("LoRA rank"), self.lora_rank),
+            ("lora_targets", self.tr("LoRA targets"), self.lora_targets),
+            ("lora_alpha", self.tr("LoRA alpha"), self.lora_alpha),
+            ("lora_dropout", self.tr("LoRA dropout"), self.lora_dropout),
+            ("double_quant", "", self.double_quant),
             ("device", self.tr("Runs on"), self.device),
             ("gpus", self.tr("GPUs"), parallel_row),
             ("gpu", self.tr("GPU model"), self.gpu),
@@ -208,9 +242,12 @@ class WorkloadForm(QWidget):
         self.model.currentTextChanged.connect(self._on_edit)
         for box in (self.task, self.precision, self.optimizer, self.strategy, self.device, self.gpu):
             box.currentIndexChanged.connect(self._on_edit)
-        for spin in (self.batch, self.seq, self.generate, self.grad_accum, self.gpus, self.lora_rank):
+        for spin in (self.batch, self.seq, self.generate, self.grad_accum, self.gpus, self.lora_rank, self.lora_alpha):
             spin.valueChanged.connect(self._on_edit)
+        self.lora_dropout.valueChanged.connect(self._on_edit)
+        self.lora_targets.currentTextChanged.connect(self._on_edit)
         self.checkpointing.toggled.connect(self._on_edit)
+        self.double_quant.toggled.connect(self._on_edit)
 
     def _choices(self, name: str, ids: dict[str, str], names: dict[str, str]) -> QComboBox:
         box = QComboBox()
@@ -226,6 +263,12 @@ class WorkloadForm(QWidget):
         text = self.model.currentText().strip()
         index = self.model.findText(text, Qt.MatchFlag.MatchExactly)
         return str(self.model.itemData(index)) if index >= 0 else text
+
+    def lora_targets_ref(self) -> str:
+        """What the LoRA targets field names: a choice of the list, or module names as typed, without spaces."""
+        text = self.lora_targets.currentText().strip()
+        index = self.lora_targets.findText(text, Qt.MatchFlag.MatchExactly)
+        return str(self.lora_targets.itemData(index)) if index >= 0 else "".join(text.split())
 
     def workload(self) -> Workload:
         """The workload the form describes; WorkloadError names the impossible field."""
@@ -243,6 +286,10 @@ class WorkloadForm(QWidget):
             strategy=str(self.strategy.currentData()),
             device=str(self.device.currentData()),
             lora_rank=self.lora_rank.value(),
+            lora_targets=self.lora_targets_ref(),
+            lora_alpha=self.lora_alpha.value(),
+            lora_dropout=self.lora_dropout.value(),
+            double_quant=self.double_quant.isChecked(),
         )
 
     def set_workload(self, workload: Workload) -> None:
@@ -271,6 +318,14 @@ class WorkloadForm(QWidget):
             self.checkpointing.setChecked(workload.checkpointing)
             self.gpus.setValue(workload.gpus)
             self.lora_rank.setValue(workload.lora_rank)
+            index = self.lora_targets.findData(workload.lora_targets)
+            if index >= 0:
+                self.lora_targets.setCurrentIndex(index)
+            else:
+                self.lora_targets.setEditText(workload.lora_targets)
+            self.lora_alpha.setValue(workload.lora_alpha)
+            self.lora_dropout.setValue(workload.lora_dropout)
+            self.double_quant.setChecked(workload.double_quant)
         finally:
             for widget in widgets:
                 widget.blockSignals(False)
@@ -308,6 +363,10 @@ class WorkloadForm(QWidget):
             self.checkpointing,
             self.gpus,
             self.lora_rank,
+            self.lora_targets,
+            self.lora_alpha,
+            self.lora_dropout,
+            self.double_quant,
         ]
 
     # -- slots ------------------------------------------------------------------------------------
@@ -321,12 +380,19 @@ class WorkloadForm(QWidget):
         task = self.task.currentData()
         training = task != "inference"
         on_gpu = self.device.currentData() == "cuda"
+        lora = task in ("lora", "qlora")
+        precision = self.precision.currentData()
+        four_bit = (task == "qlora" and precision != "int8") or (task == "inference" and precision == "int4")
         for key, enabled in (
             ("optimizer", training),
             ("grad_accum", training),
             ("checkpointing", training),
             ("generate", not training),
-            ("lora_rank", task in ("lora", "qlora")),
+            ("lora_rank", lora),
+            ("lora_targets", lora),
+            ("lora_alpha", lora),
+            ("lora_dropout", lora),
+            ("double_quant", four_bit),
             ("gpus", on_gpu),
             ("gpu", on_gpu),
         ):

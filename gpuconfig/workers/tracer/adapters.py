@@ -1,4 +1,4 @@
-"""What training changes in a model: LoRA adapters, weights stored quantized, and the optimizer."""
+"""What training changes in a model: weights stored quantized, and the optimizer (LoRA adapters: lora.py)."""
 
 from __future__ import annotations
 
@@ -8,22 +8,30 @@ from typing import Any
 from .events import TraceError
 
 
-def linear_layers(model: Any) -> list[tuple[Any, str, Any, int, int]]:
-    """(parent, name, module, in_features, out_features) of every Linear inside the model's blocks: torch's
-    nn.Linear and transformers' Conv1D (GPT-2's, weight stored transposed); the output head excepted."""
+def linear_layer_sizes(module: Any) -> tuple[int, int] | None:
+    """(in_features, out_features) of torch's nn.Linear and of transformers' Conv1D (GPT-2's, weight stored
+    transposed); None for any other module."""
     from torch import nn
 
+    if isinstance(module, nn.Linear):
+        return module.in_features, module.out_features
+    if type(module).__name__ == "Conv1D" and getattr(module, "weight", None) is not None:
+        rows, cols = module.weight.shape
+        return rows, cols
+    return None
+
+
+def linear_layers(model: Any) -> list[tuple[Any, str, Any, int, int]]:
+    """(parent, name, module, in_features, out_features) of every Linear inside the model's blocks (see
+    linear_layer_sizes); the output head excepted."""
     heads = {id(m) for m in (getattr(model, "lm_head", None), getattr(model, "classifier", None)) if m is not None}
     found = []
     for parent in list(model.modules()):
         for name, child in parent.named_children():
             if id(child) in heads:
                 continue
-            if isinstance(child, nn.Linear):
-                found.append((parent, name, child, child.in_features, child.out_features))
-            elif type(child).__name__ == "Conv1D" and getattr(child, "weight", None) is not None:
-                rows, cols = child.weight.shape
-                found.append((parent, name, child, rows, cols))
+            if (sizes := linear_layer_sizes(child)) is not None:
+                found.append((parent, name, child, *sizes))
     return found
 
 
@@ -37,35 +45,15 @@ def replace_linears(model: Any, wrapper: Any, what: str) -> int:
     return len(layers)
 
 
-def add_lora(model: Any, rank: int) -> int:
-    """Freeze the model and give every Linear inside its blocks a trainable rank-`rank` adapter (fp32)."""
-    import torch
-    from torch import nn
-
-    class LoRALinear(nn.Module):
-        def __init__(self, base: nn.Module, in_features: int, out_features: int) -> None:
-            super().__init__()
-            self.base = base
-            self.lora_a = nn.Parameter(torch.zeros(rank, in_features, dtype=torch.float32))
-            self.lora_b = nn.Parameter(torch.zeros(out_features, rank, dtype=torch.float32))
-            self.scale = 2.0  # alpha = 2 * rank, the usual choice; it does not change memory
-
-        def forward(self, x: Any) -> Any:
-            delta = (x.to(self.lora_a.dtype) @ self.lora_a.t()) @ self.lora_b.t()
-            return self.base(x) + (delta * self.scale).to(x.dtype)
-
-    for parameter in model.parameters():
-        parameter.requires_grad_(False)
-    return replace_linears(model, LoRALinear, "LoRA")
-
-
-def quantize_linears(model: Any, bits: int) -> int:
+def quantize_linears(model: Any, bits: int, double_quant: bool = False) -> int:
     """Store every Linear weight inside the model's blocks quantized, as bitsandbytes does.
 
     8 bits (LLM.int8, Linear8bitLt): an int8 weight and one fp32 scale per output row. 4 bits (NF4,
-    Linear4bit, as QLoRA loads base weights): two weights per byte, one 8-bit absmax per block of 64 and
-    one fp32 constant per 256 blocks (double quantization: 8/64 + 32/(64*256) = 0.127 bits per weight,
-    Dettmers et al. 2023, arXiv 2305.14314, section 3). The forward pass dequantizes the weight into a
+    Linear4bit, as QLoRA loads base weights): two weights per byte and one fp32 absmax per block of 64
+    (32/64 = 0.5 bits per weight); with double quantization (bnb_4bit_use_double_quant) the absmax are
+    themselves quantized to 8 bits in blocks of 256 with one fp32 constant each (8/64 + 32/(64*256) = 0.127
+    bits per weight, Dettmers et al. 2023, arXiv 2305.14314, section 3; bitsandbytes' quantize_4bit with
+    compress_statistics keeps its offset as a Python float). The forward pass dequantizes the weight into a
     temporary in the activations' dtype and multiplies by it. The output head keeps its dtype, as
     transformers' bitsandbytes integration leaves it unconverted.
     """
@@ -85,8 +73,12 @@ def quantize_linears(model: Any, bits: int) -> int:
             else:
                 self.qweight = nn.Parameter(torch.empty(math.ceil(count / 2), dtype=torch.uint8), **frozen)
                 blocks = math.ceil(count / 64)
-                self.scales = nn.Parameter(torch.empty(blocks, dtype=torch.uint8), **frozen)
-                self.scales2 = nn.Parameter(torch.empty(math.ceil(blocks / 256), dtype=torch.float32), **frozen)
+                if double_quant:
+                    self.scales = nn.Parameter(torch.empty(blocks, dtype=torch.uint8), **frozen)
+                    second = math.ceil(blocks / 256)
+                    self.scales2 = nn.Parameter(torch.empty(second, dtype=torch.float32), **frozen)
+                else:
+                    self.scales = nn.Parameter(torch.empty(blocks, dtype=torch.float32), **frozen)
             self.bias = base.bias
 
         def dequantized(self, dtype: Any, device: Any) -> Any:

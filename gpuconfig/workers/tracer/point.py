@@ -8,12 +8,13 @@ import time
 from typing import Any
 
 from . import torch_private
-from .adapters import add_lora, make_optimizer, quantize_linears
+from .adapters import make_optimizer, quantize_linears
 from .attention import cuda_attention
 from .counting import op_counter
 from .cuda_cache import reserved_peak
 from .events import TraceError
 from .heap import MallocReplay
+from .lora import add_lora
 from .memory import cache_bytes, frozen_parameters_tolerated, phase_snapshots, snapshot
 from .models import build, call, input_bytes, loss_of, skipped_init
 from .runtime import rss_bytes
@@ -33,15 +34,17 @@ def prepare(model: Any, request: dict[str, Any], foreach: bool) -> Any:
     """Adapters, checkpointing and the optimizer for training; eval mode for inference."""
     task = request["task"]
     bits = {"int8": 8, "int4": 4}.get(request["precision"])
+    double_quant = bool(request.get("double_quant", False))
     if task == "inference":
         if bits:
-            quantize_linears(model, bits)
+            quantize_linears(model, bits, double_quant)
         model.eval()
         return None
     if task in ("lora", "qlora"):
-        add_lora(model, int(request.get("lora_rank", 16)))
+        rank, targets = int(request.get("lora_rank", 16)), str(request.get("lora_targets", "default"))
+        add_lora(model, rank, targets, float(request.get("lora_dropout", 0.0)), request.get("device") == "cuda")
     if task == "qlora":
-        quantize_linears(model, bits or 4)  # the adapters' frozen base layers; NF4 unless int8 is chosen
+        quantize_linears(model, bits or 4, double_quant)  # the adapters' frozen base layers; NF4 unless int8 is chosen
     if request.get("checkpointing"):
         if not hasattr(model, "gradient_checkpointing_enable"):
             raise TraceError("unsupported", "activation checkpointing needs a Hugging Face model")
