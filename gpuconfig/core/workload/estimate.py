@@ -213,6 +213,9 @@ def memory_at(fitted: Fitted, workload: Workload, batch: int, seq: int, cc_major
     parts, divided = _divide(parts, fitted, workload)
     tensors = sum(parts.values()) + kv
     overheads = _overheads(fitted, workload, batch, seq, cc_major)
+    slack = caching_slack(fitted, batch, seq)
+    if slack is not None:  # a share of the tensors each device holds (FSDP, ZeRO and TP divide them first)
+        overheads.append(Overhead(CACHING_ALLOCATOR, round(slack * tensors), CACHING_SOURCE))
     allocated = tensors + sum(o.bytes for o in overheads if o.name == "cuBLAS workspace")
     extra = sum(o.bytes for o in overheads)
     return Memory(
@@ -228,6 +231,16 @@ def memory_at(fitted: Fitted, workload: Workload, batch: int, seq: int, cc_major
         overheads=tuple(overheads),
         divided_by=divided,
     )
+
+
+def caching_slack(fitted: Fitted, batch: int, seq: int) -> float | None:
+    """What the CUDA caching allocator reserves beyond the tensors, as a share of them, from the traced
+    allocations replayed through its model; None when the trace was not of a CUDA run."""
+    reserved = fitted.at("cuda_reserved_peak_bytes", batch, seq)
+    traced = sum(fitted.at(f"peak.{c}", batch, seq) for c in CATEGORIES)
+    if not reserved or traced <= 0:
+        return None
+    return max(0.0, reserved / traced - 1.0)
 
 
 def _divide(parts: dict[str, float], fitted: Fitted, workload: Workload) -> tuple[dict[str, float], str]:
@@ -313,10 +326,6 @@ def _overheads(
             overheads.append(Overhead(FRAGMENTATION, round(share[0] * transient), share[1]))
         return overheads
     overheads = [CUDA_CONTEXT, CUBLAS_WORKSPACE_HOPPER if cc_major == 9 else CUBLAS_WORKSPACE]
-    reserved = fitted.at("cuda_reserved_peak_bytes", batch, seq)
-    if reserved:
-        traced_tensors = sum(fitted.at(f"peak.{c}", batch, seq) for c in CATEGORIES)
-        overheads.append(Overhead(CACHING_ALLOCATOR, round(max(0.0, reserved - traced_tensors)), CACHING_SOURCE))
     if workload.gpus > 1 and workload.strategy == "ddp" and workload.training:
         overheads.append(
             Overhead("DDP gradient buckets", round(fitted.at("grad_bytes", batch, seq)), DDP_BUCKETS_SOURCE)
