@@ -83,7 +83,9 @@ def plan_points(source: ModelSource, batch: int, seq: int) -> tuple[list[tuple[i
 
 
 # The workload fields a trace depends on; batch, length, accumulation and GPUs are answered from its fit.
-TRACED_FIELDS = ("task", "precision", "optimizer", "checkpointing", "lora_rank", "device")
+# The attention implementation is traced as asked; "auto" is its own key, the same for every GPU (see
+# core/workload/attention.py for why no GPU changes what it traces).
+TRACED_FIELDS = ("task", "precision", "optimizer", "checkpointing", "lora_rank", "device", "attention")
 
 
 def trace_settings(workload: Workload) -> dict[str, Any]:
