@@ -86,7 +86,7 @@ def trace_failed(exc: Any) -> int:
 def workload_options(p: argparse.ArgumentParser, model_required: bool = True) -> None:
     """The workload flags `estimate`, `recommend` and `egpu` share."""
     from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S
-    from gpuconfig.core.workload.spec import DEVICES, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS
+    from gpuconfig.core.workload.spec import ATTENTION, DEVICES, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS
 
     p.add_argument(
         "--model",
@@ -106,6 +106,12 @@ def workload_options(p: argparse.ArgumentParser, model_required: bool = True) ->
     p.add_argument("--strategy", default="ddp", choices=list(STRATEGIES))
     p.add_argument("--device", default="cuda", choices=list(DEVICES))
     p.add_argument("--lora-rank", type=int, default=16, dest="lora_rank")
+    p.add_argument(
+        "--attention", default="auto", choices=list(ATTENTION),
+        help="attention implementation: auto (what transformers and PyTorch pick for the GPU), eager, "
+        "sdpa_math, sdpa_efficient, sdpa_flash (scaled_dot_product_attention forced to one kernel) or "
+        "flash_attention_2 (the flash-attn package)",
+    )  # fmt: skip
     p.add_argument(
         "--trace-timeout", type=seconds, default=TRACE_TIMEOUT_S, metavar="S", dest="trace_timeout",
         help=f"seconds a trace of the model may take (default {TRACE_TIMEOUT_S:g})",
