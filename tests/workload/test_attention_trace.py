@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +31,16 @@ BATCH, SEQ = 2, 512
 
 
 @pytest.fixture(scope="module")
-def fits(module_data_dir: Path) -> dict[tuple[str, str], Fit]:
+def tiny_bert(module_data_dir: Path) -> Path:
     path = module_data_dir / "tiny-bert" / "config.json"
     path.parent.mkdir()
     path.write_text(json.dumps(TINY_BERT))
+    return path
+
+
+@pytest.fixture(scope="module")
+def fits(module_data_dir: Path, tiny_bert: Path) -> dict[tuple[str, str], Fit]:
+    path = tiny_bert
     service = TraceService()
     cases = [("fp32", "eager"), ("fp32", "sdpa_efficient"), ("fp32", "auto"), ("amp_bf16", "auto")]
     return {
@@ -90,3 +99,36 @@ def test_a_model_without_sdpa_runs_eager_and_refuses_sdpa_by_name() -> None:
     assert point["attention"]["transformers"] == "eager" and point["attention"]["supports_sdpa"] is False
     with pytest.raises(TraceError, match="no SDPA attention"):
         trace_point(tiny_request("gemma2", "sdpa_efficient", **gemma2), 1, 16)
+
+
+def estimate(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`gpuconfig estimate` with the module's trace cache (the fits above are on disk there)."""
+    env = {**os.environ, "GPUCONFIG_DATA_DIR": str(data)}
+    command = [sys.executable, "-m", "gpuconfig", "estimate", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=600, check=False, env=env)
+
+
+def test_the_attention_flag_reaches_the_workload_and_the_answer(
+    module_data_dir: Path, tiny_bert: Path, fits: dict[tuple[str, str], Fit]
+) -> None:
+    asked = ("--model", str(tiny_bert), "--batch", str(BATCH), "--seq", str(SEQ), "--precision", "fp32")
+    result = estimate(module_data_dir, *asked, "--attention", "eager", "--json")
+    assert result.returncode == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert record["workload"]["attention"] == "eager"
+    assert record["attention"] == {"implementation": "eager", "chosen_by": "asked", "note": ""}
+    assert (
+        record["memory"]["activations"]
+        > fits["fp32", "sdpa_efficient"]
+        .answer(Workload(str(tiny_bert), precision="fp32", batch=BATCH, seq=SEQ), None)
+        .estimate.memory.activations
+    )
+    text = estimate(module_data_dir, *asked, "--gpu", "nvidia-h100-sxm", "--attention", "auto")
+    assert text.returncode == 0, text.stderr
+    assert "attention: sdpa_efficient (auto: transformers picks sdpa; PyTorch picks memory-efficient: flash needs" in (
+        text.stdout
+    )
+    refused = estimate(module_data_dir, *asked, "--device", "cpu", "--attention", "sdpa_efficient")
+    assert refused.returncode == 2 and refused.stderr.strip() == (
+        "gpuconfig: attention: sdpa_efficient runs on CUDA GPUs only"
+    )
