@@ -69,6 +69,10 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
     out += [
         f"  overhead: {item['name']}: {format_bytes(item['bytes'])} ({item['source']})" for item in memory["overheads"]
     ]
+    attention = record["attention"]
+    out.append(f"attention: {attention['implementation']} ({attention['chosen_by']})")
+    if attention["note"]:
+        out.append(f"  {attention['note']}")
     if "gpu" in record:
         out.append(f"{record['gpu']['name']} ({format_bytes(record['gpu']['memory'])}): {record['gpu']['verdict']}")
         for option in options:

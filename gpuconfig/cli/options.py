@@ -87,6 +87,7 @@ def workload_options(p: argparse.ArgumentParser, model_required: bool = True) ->
     """The workload flags `estimate`, `recommend` and `egpu` share."""
     from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S
     from gpuconfig.core.workload.spec import (
+        ATTENTION,
         DEVICES,
         LORA_ALPHA_DEFAULT,
         LORA_TARGETS_DEFAULT,
@@ -124,6 +125,12 @@ def workload_options(p: argparse.ArgumentParser, model_required: bool = True) ->
     p.add_argument(
         "--double-quant", action="store_true", dest="double_quant",
         help="QLoRA: quantize the 4-bit weights' scales too (bitsandbytes' bnb_4bit_use_double_quant)",
+    )  # fmt: skip
+    p.add_argument(
+        "--attention", default="auto", choices=list(ATTENTION),
+        help="attention implementation: auto (what transformers and PyTorch pick for the GPU), eager, "
+        "sdpa_math, sdpa_efficient, sdpa_flash (scaled_dot_product_attention forced to one kernel) or "
+        "flash_attention_2 (the flash-attn package)",
     )  # fmt: skip
     p.add_argument(
         "--trace-timeout", type=seconds, default=TRACE_TIMEOUT_S, metavar="S", dest="trace_timeout",

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 
 from gpuconfig.core.workload.models import zoo
-from gpuconfig.core.workload.spec import MAX_SIZE, Workload
+from gpuconfig.core.workload.spec import ATTENTION, MAX_SIZE, Workload
 from gpuconfig.ui.main_window import INDEX, MainWindow
 from gpuconfig.ui.theme import DARK, LIGHT
 from gpuconfig.ui.workload.batch_chart import batch_range, largest_fitting
@@ -107,6 +107,22 @@ def test_the_lora_fields_read_back_what_was_set(qtbot, tab: WorkloadTab) -> None
     assert not form.double_quant.isEnabled() and form.lora_targets.isEnabled()
 
 
+def test_the_attention_choice_round_trips_and_says_what_each_means(qtbot, tab: WorkloadTab) -> None:  # type: ignore[no-untyped-def]
+    form = tab.form
+    box = form.attention
+    assert [box.itemData(i) for i in range(box.count())] == list(ATTENTION)
+    tips = [box.itemData(i, Qt.ItemDataRole.ToolTipRole) for i in range(box.count())]
+    assert all(tips) and len(set(tips)) == len(tips) and box.toolTip()
+    assert "length² attention probabilities" in tips[list(ATTENTION).index("eager")]
+    for name in ATTENTION:
+        workload = Workload("bert-base", precision="amp_bf16", attention=name)
+        form.set_workload(workload)
+        assert box.currentData() == name and form.workload() == workload
+    box.setCurrentIndex(box.findData("sdpa_efficient"))
+    form.device.setCurrentIndex(form.device.findData("cpu"))
+    qtbot.waitUntil(lambda: "sdpa_efficient runs on CUDA GPUs only" in tab.error.text(), timeout=5_000)
+
+
 def test_the_chart_asks_for_no_micro_batch_past_what_a_workload_may_ask() -> None:
     def peak_at(batch: int) -> int:
         return Workload("gpt2", batch=batch).batch  # past the ceiling, WorkloadError
@@ -145,10 +161,12 @@ def test_batch_change_redraws_the_chart_from_the_fit(qtbot, tab: WorkloadTab, ti
 
 
 def test_the_last_workload_and_gpu_come_back(qtbot, window: MainWindow, tab: WorkloadTab, tiny_llama: Path) -> None:  # type: ignore[no-untyped-def]
-    workload = tiny_workload(tiny_llama, grad_accum=2, checkpointing=False)
+    workload = tiny_workload(tiny_llama, grad_accum=2, checkpointing=False, attention="eager")
     tab.form.set_workload(workload)
     tab.form.set_gpu(SMALL_GPU)
     wait_for_answer(qtbot, tab)
+    assert "attention eager" in tab.view.summary.text()
+    assert tab.view.summary.toolTip() == "Attention: eager, asked"
     verdict = tab.view.verdict
     assert verdict.palette().color(QPalette.ColorRole.WindowText).name() == LIGHT.success
     window.set_theme("dark")  # the verdict keeps its meaning in the other theme's colours

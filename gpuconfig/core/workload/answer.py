@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.workload.attention import AttentionChoice, attention_choice
 from gpuconfig.core.workload.estimate import (
     Efficiency,
     Estimate,
@@ -42,6 +43,7 @@ class Answer:
     timing: Timing | None
     gpu: GpuSpec | None
     time_note: str  # why there is no timing, when there is none
+    attention: AttentionChoice
 
 
 def answer_from_fit(
@@ -60,7 +62,9 @@ def answer_from_fit(
                 timing = time_at(fitted, workload, source, workload.batch, seq, gpu, calibrated)
             except NoRate as exc:
                 note = str(exc)
-    return Answer(source, fitted, result, timing, gpu, note)
+    cc = (gpu.cc_major, gpu.cc_minor) if gpu is not None and gpu.cc_major is not None else None
+    attention = attention_choice(workload, fitted.attention, cc)
+    return Answer(source, fitted, result, timing, gpu, note, attention)
 
 
 def gpu_spec(store: Any, part_id: str) -> GpuSpec:
@@ -94,6 +98,7 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "per_device": True,
             "overheads": [{"name": o.name, "bytes": o.bytes, "source": o.source} for o in m.overheads],
         },
+        "attention": answer.attention.record(),
         "trace_seconds": e.trace_seconds,
     }
     if answer.gpu is not None:

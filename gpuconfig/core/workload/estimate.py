@@ -143,6 +143,7 @@ class Fitted:
     runtime_rss: int
     layers: int | None
     heap_replayed: bool = False
+    attention: dict[str, Any] = field(default_factory=dict)  # what the tracer saw of the model's attention
 
     def at(self, key: str, batch: int, seq: int) -> float:
         term = self.terms.get(key)
@@ -158,7 +159,8 @@ def fit(trace: Trace) -> Fitted:
     keys = sorted({k for _, _, values in points for k in values})
     terms = {k: fit_term([(b, s, values.get(k, 0.0)) for b, s, values in points]) for k in keys}
     replayed = all(p.get("cpu_heap_peak_bytes") is not None for p in trace.points)
-    return Fitted(terms, int(trace.runtime.get("baseline_rss_bytes", 0)), trace.layers, replayed)
+    attention = trace.points[0].get("attention", {}) if trace.points else {}
+    return Fitted(terms, int(trace.runtime.get("baseline_rss_bytes", 0)), trace.layers, replayed, attention)
 
 
 @dataclass(frozen=True)
@@ -387,6 +389,7 @@ class GpuSpec:
     bf16_tflops: float | None
     fp8_tflops: float | None
     cc_major: int | None
+    cc_minor: int | None = None
 
     @classmethod
     def from_specs(cls, part_id: str, name: str, specs: dict[str, Any]) -> GpuSpec:
@@ -402,6 +405,7 @@ class GpuSpec:
             specs.get("bf16_tensor_tflops"),
             specs.get("fp8_tensor_tflops"),
             int(str(cc).split(".")[0]) if cc else None,
+            int(str(cc).split(".")[1]) if cc and "." in str(cc) else None,
         )
 
 

@@ -83,10 +83,12 @@ def plan_points(source: ModelSource, batch: int, seq: int) -> tuple[list[tuple[i
 
 
 # The workload fields a trace depends on; batch, length, accumulation and GPUs are answered from its fit.
-# LoRA's alpha only scales the adapters' output: no memory or time of its own, so it is not traced.
+# LoRA's alpha only scales the adapters' output: no memory or time of its own, so it is not traced. The
+# attention implementation is traced as asked; "auto" is its own key, the same for every GPU (see
+# core/workload/attention.py for why no GPU changes what it traces).
 TRACED_FIELDS = (
     "task", "precision", "optimizer", "checkpointing", "lora_rank", "lora_targets", "lora_dropout", "double_quant",
-    "device",
+    "device", "attention",
 )  # fmt: skip
 
 

@@ -40,6 +40,19 @@ STRATEGIES = {
     "pp": "pipeline parallel",
 }
 DEVICES = ("cuda", "cpu")
+# How attention runs: what transformers and PyTorch pick, or one implementation by the names transformers'
+# attn_implementation ("eager", "flash_attention_2") and torch.nn.attention.SDPBackend (MATH,
+# EFFICIENT_ATTENTION, FLASH_ATTENTION) give them.
+ATTENTION = {
+    "auto": "what transformers and PyTorch pick",
+    "eager": "eager (matmul and softmax)",
+    "sdpa_math": "SDPA, math kernel",
+    "sdpa_efficient": "SDPA, memory-efficient kernel",
+    "sdpa_flash": "SDPA, flash kernel",
+    "flash_attention_2": "FlashAttention-2 (flash-attn package)",
+}
+CUDA_ONLY_ATTENTION = ("sdpa_efficient", "flash_attention_2")
+FLASH_ATTENTION = ("sdpa_flash", "flash_attention_2")
 # The most a workload may ask, as far as the Workload tab's spin boxes have always gone: a million samples
 # in a micro-batch, tokens in a sequence or generated, or micro-batches accumulated is past any step people
 # run (and past what a trace can build); 1024 GPUs; a LoRA rank of 4096, the hidden size of a 7B-8B model
@@ -86,6 +99,7 @@ class Workload:
     lora_alpha: int = LORA_ALPHA_DEFAULT
     lora_dropout: float = 0.0
     double_quant: bool = False  # bitsandbytes' bnb_4bit_use_double_quant (BitsAndBytesConfig default: False)
+    attention: str = "auto"
 
     def __post_init__(self) -> None:
         _check_choice("task", self.task, TASKS)
@@ -93,6 +107,7 @@ class Workload:
         _check_choice("optimizer", self.optimizer, OPTIMIZERS)
         _check_choice("strategy", self.strategy, STRATEGIES)
         _check_choice("device", self.device, DEVICES)
+        _check_choice("attention", self.attention, ATTENTION)
         if not self.model.strip():
             raise WorkloadError("model: empty")
         for name, most, zero_ok in (
@@ -122,10 +137,21 @@ class Workload:
             raise WorkloadError(f"precision: {self.precision} weights are for inference, not {TASKS[self.task]}")
         if self.device == "cpu" and self.gpus != 1:
             raise WorkloadError("gpus: a CPU workload runs on one device")
+        if self.device == "cpu" and self.attention in CUDA_ONLY_ATTENTION:
+            raise WorkloadError(f"attention: {self.attention} runs on CUDA GPUs only")
+        if self.device == "cuda" and self.attention in FLASH_ATTENTION and not self.half_compute:
+            raise WorkloadError(
+                f"attention: flash attention computes in fp16 or bf16, and {PRECISIONS[self.precision]} is fp32"
+            )
 
     @property
     def training(self) -> bool:
         return self.task != "inference"
+
+    @property
+    def half_compute(self) -> bool:
+        """Whether layers compute in fp16 or bf16: mixed or half precision, or QLoRA's bf16 base weights."""
+        return self.precision not in ("fp32", "tf32") or (self.task == "qlora" and self.precision == "tf32")
 
     def with_changes(self, **changes: Any) -> Workload:
         return replace(self, **changes)

@@ -123,13 +123,24 @@ class AnswerView(QWidget):
             if estimate.workload.training and estimate.trainable_params != estimate.params
             else ""
         )
+        attention = answer.attention
+        caveat = self.tr(" — {note}").format(note=attention.note) if attention.note else ""
         self.summary.setText(
-            self.tr("{model}: {params:,} parameters{trainable} · length {seq:,} · {method}").format(
+            self.tr(
+                "{model}: {params:,} parameters{trainable} · length {seq:,} · {method} · attention {attention}"
+            ).format(
                 model=estimate.model_name,
                 params=estimate.params,
                 trainable=trainable,
                 seq=estimate.seq,
                 method=estimate.method,
+                attention=attention.implementation,
+            )
+            + caveat
+        )
+        self.summary.setToolTip(
+            self.tr("Attention: {implementation}, {why}").format(
+                implementation=attention.implementation, why=attention.chosen_by
             )
         )
         limit = gpu.memory_bytes if gpu is not None else None

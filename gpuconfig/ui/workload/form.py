@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.workload.models import zoo
 from gpuconfig.core.workload.spec import (
+    ATTENTION,
     LORA_TARGETS_ALL,
     LORA_TARGETS_DEFAULT,
     MAX_GPUS,
@@ -135,10 +136,51 @@ class WorkloadForm(QWidget):
             self.tr("Open a Hugging Face config.json, or a Python file that builds a model (gpuconfig runs its code)")
         )
 
+        attention_names = {
+            "auto": self.tr("Automatic"),
+            "eager": self.tr("Eager"),
+            "sdpa_math": self.tr("SDPA · math"),
+            "sdpa_efficient": self.tr("SDPA · memory-efficient"),
+            "sdpa_flash": self.tr("SDPA · flash"),
+            "flash_attention_2": self.tr("FlashAttention-2"),
+        }
+        attention_tips = {
+            "auto": self.tr(
+                "What transformers and PyTorch pick: SDPA where the model supports it (else eager), and PyTorch's"
+                " flash kernel on an sm80+ GPU in FP16/BF16, its memory-efficient kernel otherwise"
+            ),
+            "eager": self.tr(
+                "Matmul and softmax in PyTorch operators: the batch × heads × length² attention probabilities"
+                " are kept for the backward pass"
+            ),
+            "sdpa_math": self.tr(
+                "scaled_dot_product_attention's math path (PyTorch's fallback): keeps the length² probabilities,"
+                " in FP32"
+            ),
+            "sdpa_efficient": self.tr(
+                "scaled_dot_product_attention's memory-efficient kernel (CUDA): keeps one log-sum-exp per query,"
+                " not the length² scores; takes masks and FP32"
+            ),
+            "sdpa_flash": self.tr(
+                "scaled_dot_product_attention's flash kernel: keeps one log-sum-exp per query; needs FP16/BF16,"
+                " no attention mask, and an sm80+ GPU"
+            ),
+            "flash_attention_2": self.tr(
+                'The flash-attn package, which transformers calls with attn_implementation="flash_attention_2":'
+                " the same memory as the flash kernel; CUDA, FP16/BF16 and an sm80+ GPU"
+            ),
+        }
         self.task = self._choices("task", TASKS, task_names)
         self.precision = self._choices("precision", PRECISIONS, precision_names)
         self.optimizer = self._choices("optimizer", OPTIMIZERS, optimizer_names)
         self.strategy = self._choices("strategy", STRATEGIES, strategy_names)
+        self.attention = self._choices("attention", ATTENTION, attention_names)
+        for index in range(self.attention.count()):
+            tip = attention_tips[str(self.attention.itemData(index))]
+            self.attention.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
+        self.attention.setToolTip(
+            self.tr("How attention runs: it decides whether the length² attention scores are kept for backward")
+        )
         self.device = QComboBox()
         self.device.setObjectName("device")
         self.device.addItem(self.tr("GPU (CUDA)"), "cuda")
@@ -223,6 +265,7 @@ class WorkloadForm(QWidget):
             ("grad_accum", self.tr("Gradient accumulation"), self.grad_accum),
             ("effective", "", self.effective),
             ("checkpointing", "", self.checkpointing),
+            ("attention", self.tr("Attention"), self.attention),
             ("lora_rank", self.tr("LoRA rank"), self.lora_rank),
             ("lora_targets", self.tr("LoRA targets"), self.lora_targets),
             ("lora_alpha", self.tr("LoRA alpha"), self.lora_alpha),
@@ -240,7 +283,7 @@ class WorkloadForm(QWidget):
         self.set_workload(Workload("gpt2"))
         self.browse.clicked.connect(self._on_browse)
         self.model.currentTextChanged.connect(self._on_edit)
-        for box in (self.task, self.precision, self.optimizer, self.strategy, self.device, self.gpu):
+        for box in (self.task, self.precision, self.optimizer, self.attention, self.strategy, self.device, self.gpu):
             box.currentIndexChanged.connect(self._on_edit)
         for spin in (self.batch, self.seq, self.generate, self.grad_accum, self.gpus, self.lora_rank, self.lora_alpha):
             spin.valueChanged.connect(self._on_edit)
@@ -290,6 +333,7 @@ class WorkloadForm(QWidget):
             lora_alpha=self.lora_alpha.value(),
             lora_dropout=self.lora_dropout.value(),
             double_quant=self.double_quant.isChecked(),
+            attention=str(self.attention.currentData()),
         )
 
     def set_workload(self, workload: Workload) -> None:
@@ -309,6 +353,7 @@ class WorkloadForm(QWidget):
                 (self.optimizer, workload.optimizer),
                 (self.strategy, workload.strategy),
                 (self.device, workload.device),
+                (self.attention, workload.attention),
             ):
                 box.setCurrentIndex(max(0, box.findData(value)))
             self.batch.setValue(workload.batch)
@@ -367,6 +412,7 @@ class WorkloadForm(QWidget):
             self.lora_alpha,
             self.lora_dropout,
             self.double_quant,
+            self.attention,
         ]
 
     # -- slots ------------------------------------------------------------------------------------

@@ -1,36 +1,157 @@
-"""Attention as a CUDA run executes it, though the trace runs on fake CPU tensors."""
+"""Attention as the workload's implementation runs it on the target device, though the trace runs on fake
+CPU tensors.
+
+The implementation (the request's "attention") is one of:
+- auto: what transformers and PyTorch pick. transformers builds the model with "sdpa" where the model class
+  supports it, else "eager" (modeling_utils.py, PreTrainedModel.get_correct_attn_implementation, transformers
+  5.24); SDPA then takes the first kernel whose checks pass in torch._C._get_sdp_priority_order() (flash,
+  memory-efficient, math in torch 2.13). On the CPU the trace runs torch's own CPU choice. For CUDA it runs
+  the choice an sm80+ card makes (flash when the call suits it, else memory-efficient); the flash and
+  memory-efficient kernels keep the same memory (a log-sum-exp per query), so an older card, whose choice
+  the answer names, changes nothing traced.
+- eager: transformers' eager_attention_forward: matmul, softmax and dropout, with the batch x heads x length
+  x length probabilities kept for backward.
+- sdpa_math, sdpa_efficient, sdpa_flash: scaled_dot_product_attention forced to one kernel, as
+  torch.nn.attention.sdpa_kernel forces it. The math path keeps the length x length probabilities (in fp32:
+  torch.backends.cuda.fp16_bf16_reduction_math_sdp_allowed() is False by default); the fused CUDA kernels are
+  run through their aten operators, whose fake implementations give exactly what they keep for backward.
+- flash_attention_2: the flash-attn package's kernel, which transformers calls instead of SDPA. It is the
+  same FlashAttention-2 code as PyTorch's flash kernel, whose operator stands in for it here (the package
+  needs a GPU to import); its padding is handled by unpadding, so the trace's unpadded inputs take no mask.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import torch_private
+from .events import TraceError
+
+# aten/src/ATen/native/transformers/cuda/sdp_utils.cpp, check_head_dim_size_flash (torch 2.13).
+FLASH_MAX_HEAD_DIM = 256
+TRANSFORMERS_ONLY = ("eager", "flash_attention_2")
+
+
+def config_fields(request: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """What a transformers config is built with: eager is asked for; every other choice leaves transformers
+    its own pick (sdpa where the model class supports it), checked once the model is built."""
+    if request.get("attention") == "eager" and config.get("_class_name") is None:
+        return {"attn_implementation": "eager"}
+    return {}
+
+
+@dataclass
+class AttentionRecord:
+    """What the model's attention was and what each call ran, for the answer to say."""
+
+    transformers: str | None
+    supports_sdpa: bool | None
+    supports_flash: bool | None
+    kernels: set[str] = field(default_factory=set)
+    head_dim: int = 0
+    mask: bool = False
+    dtypes: set[str] = field(default_factory=set)
+
+    def add(self, kernel: str, query: Any, attn_mask: Any) -> None:
+        self.kernels.add(kernel)
+        self.head_dim = max(self.head_dim, int(query.shape[-1]))
+        self.mask = self.mask or attn_mask is not None
+        self.dtypes.add(str(query.dtype).removeprefix("torch."))
+
+    def facts(self) -> dict[str, Any]:
+        return {
+            "transformers": self.transformers,
+            "supports_sdpa": self.supports_sdpa,
+            "supports_flash": self.supports_flash,
+            "kernels": sorted(self.kernels),
+            "head_dim": self.head_dim or None,
+            "mask": self.mask,
+            "dtypes": sorted(self.dtypes),
+        }
+
+
+def model_record(model: Any, asked: str) -> AttentionRecord:
+    """The model's attention as transformers built it; TraceError where it cannot run what was asked."""
+    config = getattr(model, "config", None)
+    built = getattr(config, "_attn_implementation", None) if hasattr(model, "_supports_sdpa") else None
+    record = AttentionRecord(
+        built, getattr(model, "_supports_sdpa", None), getattr(model, "_supports_flash_attn", None)
+    )
+    name = type(model).__name__
+    if built is None and asked in TRANSFORMERS_ONLY:
+        raise TraceError(
+            "unsupported", f"attention {asked} is a transformers setting; {name} is not a transformers model"
+        )
+    if built == "eager" and asked != "eager" and asked != "auto":
+        raise TraceError(
+            "unsupported", f"{name} has no SDPA attention in this transformers (_supports_sdpa is false): choose eager"
+        )
+    if asked == "flash_attention_2" and not record.supports_flash:
+        raise TraceError(
+            "unsupported", f"{name} has no flash attention in transformers (_supports_flash_attn is false)"
+        )
+    return record
+
+
+def flash_takes(query: Any, key: Any, attn_mask: Any, is_causal: bool) -> str:
+    """Why PyTorch's CUDA flash kernel cannot take this call, or "" (sdp_utils.cpp, use_flash_attention:
+    check_dtypes_low_precision, check_for_attn_mask, check_head_dim_size_flash,
+    check_flash_causal_non_square_seqlens; the card's own checks are the answer's)."""
+    import torch
+
+    if query.dtype not in (torch.float16, torch.bfloat16):
+        return f"flash attention takes fp16 or bf16, not {str(query.dtype).removeprefix('torch.')}"
+    if attn_mask is not None:
+        return "flash attention takes no attention mask, and this model passes one"
+    if query.shape[-1] > FLASH_MAX_HEAD_DIM or key.shape[-1] != query.shape[-1]:
+        return f"flash attention takes a head size of at most {FLASH_MAX_HEAD_DIM}, not {query.shape[-1]}"
+    if is_causal and query.shape[-2] != key.shape[-2]:
+        return "flash attention takes a causal mask only where queries and keys are as many"
+    return ""
 
 
 @contextlib.contextmanager
-def cuda_attention(device: str | None) -> Iterator[None]:
-    """Attention as a CUDA run executes it, though the trace runs on fake CPU tensors.
-
-    On the CPU, scaled_dot_product_attention falls back to its math path (the full length x length score
-    matrix, its softmax and its dropout mask, all kept for backward) whenever dropout is on, as it is in
-    GPT-2's and BERT's training. On a GPU the fused memory-efficient kernel takes dropout, any additive
-    mask and fp32, and keeps only a log-sum-exp per query (PyTorch's sdp_utils.cpp: flash attention needs
-    fp16/bf16 and no mask, the memory-efficient kernel has neither limit). A boolean mask is turned into
-    an additive bias first, as PyTorch's convert_boolean_attn_mask does; grouped key/value heads are
-    repeated to the query heads. Only for the cuda device: a CPU run really does take the math path.
-    """
-    if device != "cuda":
-        yield
-        return
+def attention_kernels(request: dict[str, Any], model: Any) -> Iterator[AttentionRecord]:
+    """Every scaled_dot_product_attention call runs the kernel the workload's implementation runs on its
+    device; the record says which ran. Eager attention calls no SDPA: transformers built it so."""
     import torch
     from torch.nn import functional
+    from torch.nn.attention import SDPBackend, sdpa_kernel
 
+    asked, device = str(request.get("attention", "auto")), request.get("device")
+    record = model_record(model, asked)
     original = functional.scaled_dot_product_attention
+    aten_flash = torch_private.aten("_scaled_dot_product_flash_attention")
+    aten_efficient = torch_private.aten("_scaled_dot_product_efficient_attention")
 
-    def fused(
+    def forced(backend: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            with sdpa_kernel(backend):
+                return original(*args, **kwargs)
+        except RuntimeError as exc:  # torch: "No available kernel"
+            why = str(exc).splitlines()[0]
+            raise TraceError("unsupported", f"attention {asked} cannot run this model on the {device}: {why}") from exc
+
+    def efficient(
+        query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: float, is_causal: bool, scale: Any
+    ) -> Any:
+        # The kernel takes dropout, any additive mask and fp32 (sdp_utils.cpp, use_mem_efficient_attention). A
+        # boolean mask becomes an additive bias first, as convert_boolean_attn_mask does.
+        if attn_mask is not None and attn_mask.dtype == torch.bool:
+            attn_mask = torch.zeros_like(attn_mask, dtype=query.dtype).masked_fill_(attn_mask.logical_not(), -math.inf)
+        if attn_mask is not None:
+            attn_mask = attn_mask.expand(query.shape[0], query.shape[1], query.shape[2], key.shape[2])
+        lse = torch.is_grad_enabled() and any(t.requires_grad for t in (query, key, value))
+        return aten_efficient(query, key, value, attn_mask, lse, dropout_p, is_causal, scale=scale)[0]
+
+    def flash(query: Any, key: Any, value: Any, dropout_p: float, is_causal: bool, scale: Any) -> Any:
+        return aten_flash(query, key, value, dropout_p, is_causal, False, scale=scale)[0]
+
+    def routed(
         query: Any,
         key: Any,
         value: Any,
@@ -40,24 +161,110 @@ def cuda_attention(device: str | None) -> Iterator[None]:
         scale: float | None = None,
         enable_gqa: bool = False,
     ) -> Any:
+        args = (query, key, value, attn_mask, dropout_p, is_causal)
         if query.dim() != 4:
-            return original(query, key, value, attn_mask, dropout_p, is_causal, scale=scale, enable_gqa=enable_gqa)
-        if enable_gqa and key.shape[-3] != query.shape[-3]:
-            groups = query.shape[-3] // key.shape[-3]
-            key = key.repeat_interleave(groups, dim=-3)
-            value = value.repeat_interleave(groups, dim=-3)
-        if attn_mask is not None and attn_mask.dtype == torch.bool:
-            attn_mask = torch.zeros_like(attn_mask, dtype=query.dtype).masked_fill_(attn_mask.logical_not(), -math.inf)
-        if attn_mask is not None:
-            attn_mask = attn_mask.expand(query.shape[0], query.shape[1], query.shape[2], key.shape[2])
-        compute_lse = torch.is_grad_enabled() and any(t.requires_grad for t in (query, key, value))
-        output, *_ = torch_private.aten("_scaled_dot_product_efficient_attention")(
-            query, key, value, attn_mask, compute_lse, dropout_p, is_causal, scale=scale
-        )
-        return output
+            return original(*args, scale=scale, enable_gqa=enable_gqa)
+        if device != "cuda":  # a real CPU run: torch's CPU kernels, as asked or as torch picks
+            backend = {"sdpa_math": SDPBackend.MATH, "sdpa_flash": SDPBackend.FLASH_ATTENTION}.get(asked)
+            if backend is not None:
+                record.add("math" if asked == "sdpa_math" else "flash", query, attn_mask)
+                return forced(backend, *args, scale=scale, enable_gqa=enable_gqa)
+            output, kernel = cpu_choice(lambda: original(*args, scale=scale, enable_gqa=enable_gqa))
+            record.add(kernel, query, attn_mask)
+            return output
+        if asked == "sdpa_math":
+            record.add("math", query, attn_mask)
+            return cuda_math(query, key, value, attn_mask, dropout_p, is_causal, scale)
+        if asked == "flash_attention_2":
+            attn_mask = None  # unpadded inputs: transformers passes flash-attn no mask
+        refused = flash_takes(query, key, attn_mask, is_causal)
+        if asked in ("sdpa_flash", "flash_attention_2") and refused:
+            raise TraceError("unsupported", f"attention {asked}: {refused}")
+        record.add("efficient" if asked == "sdpa_efficient" or refused else "flash", query, attn_mask)
+        if asked == "sdpa_efficient" or refused:
+            if enable_gqa and key.shape[-3] != query.shape[-3]:  # the kernel takes as many key as query heads
+                groups = query.shape[-3] // key.shape[-3]
+                key, value = key.repeat_interleave(groups, dim=-3), value.repeat_interleave(groups, dim=-3)
+            return efficient(query, key, value, attn_mask, dropout_p, is_causal, scale)
+        return flash(query, key, value, dropout_p, is_causal, scale)  # grouped heads taken as they are
 
-    functional.scaled_dot_product_attention = fused
+    functional.scaled_dot_product_attention = routed
+    try:
+        with cuda_softmax_and_dropout(device):
+            yield record
+    finally:
+        functional.scaled_dot_product_attention = original
+
+
+@contextlib.contextmanager
+def cuda_softmax_and_dropout(device: str | None) -> Iterator[None]:
+    """Eager attention's softmax and dropout as CUDA runs them, where the CPU differs in what is kept for
+    backward. CUDA autocast runs softmax in fp32 (its float32 list, torch.amp docs "CUDA Ops that can autocast
+    to float32"), CPU autocast in bf16; CUDA's fused dropout keeps a bool mask (Dropout.cpp,
+    is_fused_kernel_acceptable, native_dropout), the CPU's a mask in the input's dtype."""
+    if device != "cuda":
+        yield
+        return
+    import torch
+    from torch.nn import functional
+
+    softmax, dropout = functional.softmax, functional.dropout
+
+    def cuda_softmax(input: Any, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Any:
+        if dtype is None and torch.is_autocast_enabled("cpu") and input.dtype in (torch.float16, torch.bfloat16):
+            dtype = torch.float32
+        return softmax(input, dim, _stacklevel, dtype)
+
+    def cuda_dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = False) -> Any:
+        if not training or inplace or not 0 < p < 1 or input.numel() == 0:
+            return dropout(input, p, training, inplace)
+        return torch.native_dropout(input, p, True)[0]
+
+    functional.softmax, functional.dropout = cuda_softmax, cuda_dropout
     try:
         yield
     finally:
-        functional.scaled_dot_product_attention = original
+        functional.softmax, functional.dropout = softmax, dropout
+
+
+def cuda_math(query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: float, is_causal: bool, scale: Any) -> Any:
+    """SDPA's math path as CUDA runs it (attention.cpp, _scaled_dot_product_attention_math): fp16 and bf16 in
+    fp32, the scale split between query and key, softmax, and dropout by CUDA's fused kernel (a bool mask,
+    where the CPU's dropout keeps one in the input's dtype); below autocast, as the operator is."""
+    import torch
+
+    dtype = query.dtype
+    with torch.autocast("cpu", enabled=False):
+        if key.shape[-3] != query.shape[-3]:  # grouped key/value heads, repeated as math does
+            groups = query.shape[-3] // key.shape[-3]
+            key, value = key.repeat_interleave(groups, dim=-3), value.repeat_interleave(groups, dim=-3)
+        if dtype in (torch.float16, torch.bfloat16):
+            query, key, value = query.float(), key.float(), value.float()
+        root = math.sqrt(scale if scale is not None else 1.0 / math.sqrt(query.shape[-1]))
+        scores = (query * root) @ (key * root).transpose(-2, -1)
+        if is_causal:
+            allowed = torch.ones(query.shape[-2], key.shape[-2], dtype=torch.bool).tril()
+            scores = scores.masked_fill(allowed.logical_not(), -math.inf)
+        if attn_mask is not None and attn_mask.dtype == torch.bool:
+            scores = scores.masked_fill(attn_mask.logical_not(), -math.inf)
+        elif attn_mask is not None:
+            scores = scores + attn_mask.float()
+        probabilities = torch.softmax(scores, dim=-1)
+        if dropout_p > 0:
+            probabilities = torch.native_dropout(probabilities, dropout_p, True)[0]
+        return (probabilities @ value).to(dtype)
+
+
+def cpu_choice(run: Callable[[], Any]) -> tuple[Any, str]:
+    """Run SDPA as torch picks on the CPU (its flash kernel, or the math path when dropout is on: sdp_utils_cpp.cpp,
+    use_flash_attention_cpp) and say which it picked, from the operators it dispatched."""
+    seen: set[str] = set()
+
+    class Seen(torch_private.dispatch_mode()):  # type: ignore[misc]
+        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            seen.add(func.name())
+            return func(*args, **(kwargs or {}))
+
+    with Seen():
+        output = run()
+    return output, "flash" if any("flash" in name for name in seen) else "math"

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from .attention import config_fields
 from .events import TraceError
 
 LLM_TYPES = {"gpt2", "llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "phi3", "opt", "gpt_neox", "falcon"}
@@ -221,7 +222,7 @@ def build(request: dict[str, Any], batch: int, seq: int, layers: int | None) -> 
                 config[layer_key(config)] = layers
                 if isinstance(config.get("layer_types"), list):
                     config["layer_types"] = config["layer_types"][:layers]
-            model, family = hf_model(config, task)
+            model, family = hf_model({**config, **config_fields(request, config)}, task)
             inputs = example_batch(model, family, batch, seq, task)
     finally:
         torch.set_default_dtype(previous)

@@ -9,7 +9,7 @@ from typing import Any
 
 from . import torch_private
 from .adapters import make_optimizer, quantize_linears
-from .attention import cuda_attention
+from .attention import attention_kernels
 from .counting import op_counter
 from .cuda_cache import reserved_peak
 from .events import TraceError
@@ -97,7 +97,7 @@ def trace_point(
         tracker = torch_private.recording_tracker()
         counter = op_counter()
         kv = 0
-        with frozen_parameters_tolerated(), cuda_attention(request.get("device")), tracker:
+        with frozen_parameters_tolerated(), attention_kernels(request, model) as attention, tracker:
             tracker.track_external(model, *([optimizer] if isinstance(optimizer, torch.optim.Optimizer) else []))
             steps = 2 if training else 1
             for step in range(steps):
@@ -123,6 +123,7 @@ def trace_point(
         "trainable_params": trainable_params,
         "grad_bytes": grad_bytes,
         "input_bytes": input_bytes(inputs),
+        "attention": attention.facts(),
         "flops_by_dtype": counter.flops,
         "conv_flops_by_dtype": counter.conv_flops,
         "flops": sum(counter.flops.values()),
@@ -144,7 +145,8 @@ def measure_point(request: dict[str, Any], batch: int, seq: int) -> dict[str, An
     step_seconds = []
     for _ in range(2 if training else 1):
         step_started = time.perf_counter()
-        one_step(model, inputs, optimizer, request)
+        with attention_kernels(request, model):
+            one_step(model, inputs, optimizer, request)
         step_seconds.append(time.perf_counter() - step_started)
     return {
         "batch": batch,
