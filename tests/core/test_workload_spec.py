@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from gpuconfig.core.workload.advice import smaller_micro_batches
 from gpuconfig.core.workload.estimate import Term, fit_term
+from gpuconfig.core.workload.families import family_of
 from gpuconfig.core.workload.models import resolve_model, zoo
 from gpuconfig.core.workload.spec import MAX_GPUS, MAX_LORA_RANK, MAX_SIZE, Workload, WorkloadError
 
@@ -89,13 +91,15 @@ def test_the_zoo_has_every_model_the_wizard_offers() -> None:
         assert entry.sources, model_id
         source = resolve_model(model_id)  # every shipped config passes the field check
         assert source.family in ("llm", "encoder", "vision", "speech", "diffusion"), model_id
+        assert family_of(source.config).id == entry.family, model_id  # the zoo's family is the one decided
 
 
 def test_unknown_model_type_and_missing_fields_are_named(tmp_path: Path) -> None:
     odd = tmp_path / "odd" / "config.json"
     odd.parent.mkdir()
     odd.write_text(json.dumps({"model_type": "perceiver", "d_model": 8}))
-    with pytest.raises(WorkloadError, match="unknown model type 'perceiver'"):
+    # a model type no rule names is taken for a decoder LLM and checked for what one needs
+    with pytest.raises(WorkloadError, match=re.escape("config for perceiver is missing num_hidden_layers (or n_layer")):
         resolve_model(str(odd))
     short = tmp_path / "short.json"
     short.write_text(json.dumps({"model_type": "llama", "hidden_size": 64, "vocab_size": 100}))
@@ -107,7 +111,9 @@ def test_unknown_model_type_and_missing_fields_are_named(tmp_path: Path) -> None
     broken.write_text('{"model_type": "gpt2",\n  "n_embd": }')
     with pytest.raises(WorkloadError, match=r"broken.json:2: not valid JSON"):
         resolve_model(str(broken))
-    with pytest.raises(WorkloadError, match=r"is not a built-in model, a config\.json or a \.py file"):
+    with pytest.raises(
+        WorkloadError, match=r"is not a built-in model, a config\.json, a \.py file or a Hugging Face id"
+    ):
         resolve_model("gpt-7")
     with pytest.raises(WorkloadError, match="no such file"):
         resolve_model(str(tmp_path / "missing.py"))

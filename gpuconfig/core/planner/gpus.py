@@ -91,16 +91,13 @@ class GpuOptions:
                     continue
                 step, per_device, note = self._timing(gpu, batch, accum) if fits else (None, None, "")
                 samples = per_device * count if per_device is not None else None
-                tokens = samples * self.seq if samples is not None and self.source.family in TOKEN_FAMILIES else None
+                tokens = samples * self.seq if samples is not None and self.source.reads_tokens else None
                 option = GpuOption(gpu, count, strategy, batch, accum, peak, fits, step, samples, tokens, note)
                 if fits:
                     return option
                 smallest = option
         assert smallest is not None
         return smallest
-
-
-TOKEN_FAMILIES = ("llm", "encoder", "speech")
 
 
 def traffic_bytes(strategy: str, count: int, weights: float, grads: float, grad_accum: int) -> float:

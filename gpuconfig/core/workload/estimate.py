@@ -475,6 +475,6 @@ def time_at(
     step = micro * workload.grad_accum
     replicas = workload.gpus if workload.strategy != "tp" else 1
     samples = batch * workload.grad_accum * replicas / step if step else 0.0
-    tokens = samples * seq if source.family in ("llm", "encoder", "speech") else None
+    tokens = samples * seq if source.reads_tokens else None
     accum = workload.grad_accum
     return Timing(step, samples, tokens, compute * accum, memory * accum, gpu.id, efficiency, conv * accum)

@@ -23,8 +23,11 @@ def linear_layer_sizes(module: Any) -> tuple[int, int] | None:
 
 def linear_layers(model: Any) -> list[tuple[Any, str, Any, int, int]]:
     """(parent, name, module, in_features, out_features) of every Linear inside the model's blocks (see
-    linear_layer_sizes); the output head excepted."""
-    heads = {id(m) for m in (getattr(model, "lm_head", None), getattr(model, "classifier", None)) if m is not None}
+    linear_layer_sizes); the output head excepted (the output embeddings, a classifier or score layer), as
+    PEFT's "all-linear" leaves it."""
+    output = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    named = [getattr(model, name, None) for name in ("lm_head", "classifier", "score")]
+    heads = {id(part) for head in (output, *named) if head is not None for part in head.modules()}
     found = []
     for parent in list(model.modules()):
         for name, child in parent.named_children():

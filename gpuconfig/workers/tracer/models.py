@@ -12,9 +12,20 @@ from typing import Any
 from .attention import config_fields
 from .events import TraceError
 
-LLM_TYPES = {"gpt2", "llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "phi3", "opt", "gpt_neox", "falcon"}
-ENCODER_TYPES = {"bert", "roberta", "distilbert", "deberta-v2", "electra"}
-VISION_TYPES = {"vit", "resnet", "convnext", "swin", "deit"}
+# The class a config that names no architecture is built as, per family (the core's word for its kind) and
+# task; the encoder's pretraining objective is masked language modelling, its fine-tune a classifier.
+AUTO_CLASSES = {
+    "llm": "AutoModelForCausalLM",
+    "encoder": "AutoModelForSequenceClassification",
+    "encoder-decoder": "AutoModelForSeq2SeqLM",
+    "vision": "AutoModelForImageClassification",
+    "speech": "AutoModelForSpeechSeq2Seq",
+}
+PRETRAIN_CLASSES = {"encoder": "AutoModelForMaskedLM"}
+# What a head learns from, by the ending of its class name: one label per sequence or image, or a token
+# per position (language-model heads shift their labels themselves).
+SEQUENCE_LABEL_HEADS = ("ForSequenceClassification", "ForImageClassification", "ForAudioClassification")
+TOKEN_LABEL_HEADS = ("ForCausalLM", "LMHeadModel", "ForMaskedLM", "ForConditionalGeneration", "ForSpeechSeq2Seq")
 # Which layer-count key a config uses (for tracing a deep model through two shallow copies).
 LAYER_KEYS = ("num_hidden_layers", "n_layer")
 
@@ -71,8 +82,9 @@ def skipped_init() -> Iterator[None]:
             PreTrainedModel.initialize_weights = pretrained  # type: ignore[method-assign]
 
 
-def hf_model(config_dict: dict[str, Any], task: str) -> tuple[Any, str]:
-    """A transformers (or diffusers) model from a config dict, and its input family."""
+def hf_model(config_dict: dict[str, Any], task: str, family: str = "llm") -> tuple[Any, str]:
+    """A transformers (or diffusers) model from a config dict, and the kind of inputs it takes: the class its
+    `architectures` names, else the Auto class of its family and task."""
     if config_dict.get("_class_name") == "UNet2DConditionModel":
         try:
             from diffusers import UNet2DConditionModel
@@ -95,21 +107,58 @@ def hf_model(config_dict: dict[str, Any], task: str) -> tuple[Any, str]:
     except Exception as exc:  # transformers' strict config check (huggingface_hub): a field of the wrong type
         raise TraceError("model", f"config for {model_type!r} has a wrong field: {' '.join(str(exc).split())}") from exc
     config.use_cache = task == "inference"
+    grouped_experts_in_any_dtype()
+    model_class = architecture_class(transformers, config_dict, family, task)
     try:
-        if model_type in LLM_TYPES:
-            return transformers.AutoModelForCausalLM.from_config(config), "causal"
-        if model_type in ENCODER_TYPES:
-            if task == "pretrain":
-                return transformers.AutoModelForMaskedLM.from_config(config), "masked"
-            config.num_labels = 2
-            return transformers.AutoModelForSequenceClassification.from_config(config), "classify"
-        if model_type in VISION_TYPES:
-            return transformers.AutoModelForImageClassification.from_config(config), "image"
-        if model_type == "whisper":
-            return transformers.AutoModelForSpeechSeq2Seq.from_config(config), "speech"
+        model = model_class.from_config(config) if model_class.__name__.startswith("Auto") else model_class(config)
     except (AttributeError, TypeError, ValueError, KeyError) as exc:
         raise TraceError("model", f"config for {model_type!r} is missing or has a wrong field: {exc}") from exc
-    raise TraceError("unsupported", f"model type {model_type!r} has no training recipe here")
+    return model, input_kind(model)
+
+
+def grouped_experts_in_any_dtype() -> None:
+    """Mixture-of-experts layers multiply each expert's tokens with torch's grouped GEMM, which takes bf16
+    only (fake tensors check it as CUDA does): other weights go through transformers' own fallback operator,
+    which has the same inputs and outputs."""
+    import torch
+
+    try:
+        from transformers.integrations import moe
+    except ImportError:
+        return
+    usable = getattr(moe, "_can_use_grouped_mm", None)
+    if usable is None or getattr(usable, "bf16_only", False):
+        return
+
+    def bf16_only(input: Any, weight: Any, offs: Any) -> bool:
+        return bool(weight.dtype == torch.bfloat16 and usable(input, weight, offs))
+
+    bf16_only.bf16_only = True  # type: ignore[attr-defined]
+    moe._can_use_grouped_mm = bf16_only
+
+
+def architecture_class(transformers: Any, config_dict: dict[str, Any], family: str, task: str) -> Any:
+    """The class the config's `architectures` names, else the Auto class of the family and task."""
+    names = config_dict.get("architectures") or []
+    if names:
+        found = getattr(transformers, str(names[0]), None)
+        if found is None:
+            version = transformers.__version__
+            raise TraceError("unsupported", f"transformers {version} has no model class {names[0]!r}")
+        return found
+    auto = (PRETRAIN_CLASSES if task == "pretrain" else AUTO_CLASSES).get(family) or AUTO_CLASSES.get(family)
+    if auto is None:
+        raise TraceError("unsupported", f"a {family} model needs `architectures` in its config to be built")
+    return getattr(transformers, auto)
+
+
+def input_kind(model: Any) -> str:
+    """What the model reads and learns from: tokens, an image or audio features, and its kind of labels."""
+    head = type(model).__name__
+    labels = "tokens" if head.endswith(TOKEN_LABEL_HEADS) else "none"
+    labels = "sequence" if head.endswith(SEQUENCE_LABEL_HEADS) else labels
+    seq2seq = "seq2seq-" if getattr(model.config, "is_encoder_decoder", False) else ""
+    return f"{seq2seq}{getattr(model, 'main_input_name', 'input_ids')}:{labels}"
 
 
 def user_model(path: str, batch: int, seq: int | None) -> tuple[Any, Any]:
@@ -137,28 +186,11 @@ def user_model(path: str, batch: int, seq: int | None) -> tuple[Any, Any]:
 
 
 def example_batch(model: Any, family: str, batch: int, seq: int, task: str) -> dict[str, Any]:
-    """Inputs with the right shapes; labels where the model computes its own loss."""
+    """Inputs with the right shapes (family: what input_kind() says); labels where the model computes its
+    own loss. An encoder-decoder reads `seq` tokens and writes `seq`; Whisper writes `seq` tokens."""
     import torch
 
     config = model.config
-    if family in ("causal", "masked"):
-        ids = torch.randint(0, config.vocab_size, (batch, seq))
-        return {"input_ids": ids} if task == "inference" else {"input_ids": ids, "labels": ids}
-    if family == "classify":
-        ids = torch.randint(0, config.vocab_size, (batch, seq))
-        labels = torch.randint(0, 2, (batch,))
-        return {"input_ids": ids} if task == "inference" else {"input_ids": ids, "labels": labels}
-    if family == "image":
-        pixels = torch.randn(batch, config.num_channels, seq, seq)
-        labels = torch.randint(0, config.num_labels, (batch,))
-        return {"pixel_values": pixels} if task == "inference" else {"pixel_values": pixels, "labels": labels}
-    if family == "speech":
-        frames = 2 * config.max_source_positions  # Whisper's encoder takes 30 s of audio: 3000 mel frames
-        features = torch.randn(batch, config.num_mel_bins, frames)
-        tokens = torch.randint(0, config.vocab_size, (batch, seq))
-        if task == "inference":
-            return {"input_features": features, "decoder_input_ids": tokens}
-        return {"input_features": features, "labels": tokens}
     if family == "unet":
         side = seq // 8  # the VAE's latent is an eighth of the image side
         return {
@@ -166,7 +198,25 @@ def example_batch(model: Any, family: str, batch: int, seq: int, task: str) -> d
             "timestep": torch.randint(0, 1000, (batch,)),
             "encoder_hidden_states": torch.randn(batch, 77, config.cross_attention_dim),
         }
-    raise TraceError("unsupported", f"no inputs for model family {family!r}")
+    reads, labels = family.removeprefix("seq2seq-").split(":")
+    if reads == "input_ids":
+        inputs = {"input_ids": torch.randint(0, config.vocab_size, (batch, seq))}
+    elif reads == "pixel_values":
+        inputs = {"pixel_values": torch.randn(batch, config.num_channels, seq, seq)}
+    elif reads == "input_features":
+        frames = 2 * config.max_source_positions  # Whisper's encoder takes 30 s of audio: 3000 mel frames
+        inputs = {"input_features": torch.randn(batch, config.num_mel_bins, frames)}
+    else:
+        raise TraceError("unsupported", f"no example inputs for a model that reads {reads!r}")
+    targets = torch.randint(0, config.vocab_size, (batch, seq)) if family.startswith("seq2seq-") else None
+    if task == "inference" or labels == "none":
+        return inputs if targets is None else {**inputs, "decoder_input_ids": targets}
+    if labels == "sequence":
+        return {**inputs, "labels": torch.randint(0, config.num_labels, (batch,))}
+    if targets is None:
+        return {**inputs, "labels": inputs["input_ids"]}
+    # the decoder's inputs given, as a collator gives them: not every config names the start token
+    return {**inputs, "decoder_input_ids": targets, "labels": targets}
 
 
 def loss_of(output: Any) -> Any:
@@ -222,7 +272,7 @@ def build(request: dict[str, Any], batch: int, seq: int, layers: int | None) -> 
                 config[layer_key(config)] = layers
                 if isinstance(config.get("layer_types"), list):
                     config["layer_types"] = config["layer_types"][:layers]
-            model, family = hf_model({**config, **config_fields(request, config)}, task)
+            model, family = hf_model({**config, **config_fields(request, config)}, task, source.get("family", "llm"))
             inputs = example_batch(model, family, batch, seq, task)
     finally:
         torch.set_default_dtype(previous)
