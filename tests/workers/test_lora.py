@@ -34,15 +34,19 @@ def peft_trainable(config: dict[str, Any], targets: str, rank: int) -> int:
     fields = {k: v for k, v in config.items() if k not in ("model_type", "torch_dtype", "dtype")}
     fields["n_layer" if "n_layer" in fields else "num_hidden_layers"] = LAYERS
     built = transformers.AutoConfig.for_model(config["model_type"], **fields)
-    classify = config["model_type"] == "bert"
+    # The class the config names, as the trace builds it (a BERT zoo config names BertForMaskedLM).
+    architecture = (config.get("architectures") or ["AutoModelForCausalLM"])[0]
+    classify = architecture.endswith("ForSequenceClassification")
     with init_empty_weights():
         if classify:
             built.num_labels = 2
-            model = transformers.AutoModelForSequenceClassification.from_config(built)
-        else:
-            model = transformers.AutoModelForCausalLM.from_config(built)
+        model = (
+            getattr(transformers, architecture).from_config(built)
+            if architecture.startswith("Auto")
+            else (getattr(transformers, architecture)(built))
+        )
     target_modules = {"default": None, "all-linear": "all-linear"}.get(targets, targets.split(","))
-    task_type = "SEQ_CLS" if classify else "CAUSAL_LM"
+    task_type = "SEQ_CLS" if classify else "CAUSAL_LM" if architecture.endswith("ForCausalLM") else None
     lora = get_peft_model(model, LoraConfig(r=rank, target_modules=target_modules, task_type=task_type))
     return int(lora.get_nb_trainable_parameters()[0])
 
@@ -61,7 +65,7 @@ def peft_trainable(config: dict[str, Any], targets: str, rank: int) -> int:
         ("qwen2.5-0.5b", "all-linear"),
         ("mistral-7b", "default"),
         ("mistral-7b", "k_proj,o_proj,down_proj"),
-        ("bert-base", "default"),  # plus the classifier, trained in full (PEFT's SEQ_CLS modules_to_save)
+        ("bert-base", "default"),  # a masked LM: no task type, so no head trained in full
         ("bert-base", "all-linear"),
         ("bert-base", "query,key,value,dense"),
     ],

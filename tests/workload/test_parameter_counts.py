@@ -63,7 +63,8 @@ def traced_counts(source: ModelSource, task: str, monkeypatch: pytest.MonkeyPatc
     """The (total, trainable) parameters one trace point reports, its steps skipped."""
     monkeypatch.setattr(point, "one_step", lambda *args: 0)
     request = {"model": source.request(), "task": task, "precision": "bf16", "optimizer": "adamw"}
-    request |= {"lora_rank": RANK, "device": "cpu", "checkpointing": False}
+    # LoRA on every Linear, as the PEFT reference below is configured ("all-linear").
+    request |= {"lora_rank": RANK, "lora_targets": "all-linear", "device": "cpu", "checkpointing": False}
     seq = source.default_seq() if source.family in ("vision", "diffusion") else 16
     result = point.trace_point(request, 1, seq)
     return int(result["params"]), int(result["trainable_params"])
@@ -88,7 +89,7 @@ def real_model(source: ModelSource) -> Any:
 
 
 def peft_lora_parameters(model: Any) -> int:
-    """The adapter parameters PEFT adds with target_modules="all-linear" (a classifier head left out)."""
+    """What PEFT trains with target_modules="all-linear": the adapters, and a classifier head in full."""
     import torch  # noqa: TID251  (as above)
     from peft import LoraConfig, TaskType, get_peft_model
 
@@ -102,7 +103,7 @@ def peft_lora_parameters(model: Any) -> int:
     )
     with torch.device("meta"):
         adapted = get_peft_model(model, config)
-    return sum(p.numel() for name, p in adapted.named_parameters() if "lora_" in name)
+    return int(adapted.get_nb_trainable_parameters()[0])  # with a classifier trained in full (SEQ_CLS)
 
 
 # PEFT's "all-linear" also gives each expert of a fused mixture-of-experts layer (3-D parameters) and the router
@@ -120,7 +121,7 @@ def assert_counts_are_the_real_models(source: ModelSource, task: str, monkeypatc
     try:
         adapters = peft_lora_parameters(real)
     except NoMatchingPeftModuleError:  # a CNN: no Linear but its head, which LoRA leaves alone
-        with pytest.raises(TraceError, match="LoRA found no Linear layer in this model"):
+        with pytest.raises(TraceError, match="match no Linear layer of this model"):
             traced_counts(source, task, monkeypatch)
         return
     assert traced_counts(source, task, monkeypatch) == (total, adapters)
