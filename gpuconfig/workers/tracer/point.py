@@ -13,6 +13,7 @@ from .attention import cuda_attention
 from .counting import op_counter
 from .events import TraceError
 from .heap import MallocReplay
+from .heap_profile import heap_profile
 from .memory import cache_bytes, frozen_parameters_tolerated, phase_snapshots, snapshot
 from .models import build, call, input_bytes, loss_of, skipped_init
 from .runtime import rss_bytes
@@ -114,6 +115,7 @@ def trace_point(
         "phases": phases,
         "kv_cache_bytes": kv,
         "cpu_heap_peak_bytes": replay.peak(tracker.events) if replay is not None else None,
+        **heap_profile(tracker.events),
         "params": total_params,
         "trainable_params": trainable_params,
         "grad_bytes": grad_bytes,
