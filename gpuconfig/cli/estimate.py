@@ -69,6 +69,7 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
     out += [
         f"  overhead: {item['name']}: {format_bytes(item['bytes'])} ({item['source']})" for item in memory["overheads"]
     ]
+    out.append(f"expected error of the peak: {memory['expected_error']['text']}")
     if "gpu" in record:
         out.append(f"{record['gpu']['name']} ({format_bytes(record['gpu']['memory'])}): {record['gpu']['verdict']}")
         for option in options:

@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.workload.accuracy import band_record
 from gpuconfig.core.workload.estimate import (
     Efficiency,
     Estimate,
@@ -93,6 +94,7 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "peak_phase": m.phase,
             "per_device": True,
             "overheads": [{"name": o.name, "bytes": o.bytes, "source": o.source} for o in m.overheads],
+            "expected_error": band_record(e.workload.device),
         },
         "trace_seconds": e.trace_seconds,
     }
