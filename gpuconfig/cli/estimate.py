@@ -73,6 +73,7 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
     out.append(f"attention: {attention['implementation']} ({attention['chosen_by']})")
     if attention["note"]:
         out.append(f"  {attention['note']}")
+    out.append(f"expected error of the peak: {memory['expected_error']['text']}")
     if "gpu" in record:
         out.append(f"{record['gpu']['name']} ({format_bytes(record['gpu']['memory'])}): {record['gpu']['verdict']}")
         for option in options:

@@ -13,6 +13,7 @@ from processes import alive, live_children
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 
+from gpuconfig.core.workload import accuracy
 from gpuconfig.core.workload.models import zoo
 from gpuconfig.core.workload.spec import ATTENTION, MAX_SIZE, Workload
 from gpuconfig.ui.main_window import INDEX, MainWindow
@@ -138,6 +139,7 @@ def test_batch_change_redraws_the_chart_from_the_fit(qtbot, tab: WorkloadTab, ti
     wait_for_answer(qtbot, tab)
     assert tab.traces_started == 1
     assert tab.view.verdict.text().startswith("Fits on")
+    assert tab.view.accuracy.text() == "Expected error of the peak: no measured band for GPUs yet"
     x_before, y_before = tab.view.chart.curve.getData()
     assert x_before[0] == 1 and x_before[-1] == 8  # twice the batch, at least 8
     marker_x, marker_y = tab.view.chart.marker.getData()
@@ -158,6 +160,18 @@ def test_batch_change_redraws_the_chart_from_the_fit(qtbot, tab: WorkloadTab, ti
     assert tab.traces_started == 1  # no new trace
     assert not tab.running()
     assert tab.progress.isHidden()
+
+
+def test_a_cpu_answer_shows_its_measured_error_band(qtbot, tab: WorkloadTab, tiny_llama: Path) -> None:  # type: ignore[no-untyped-def]
+    tab.form.set_workload(tiny_workload(tiny_llama, device="cpu", precision="fp32"))
+    wait_for_answer(qtbot, tab)
+    band = accuracy.band("cpu")
+    assert band is not None
+    text = tab.view.accuracy.text()
+    assert text == f"Expected error of the peak: {accuracy.band_text('cpu')}"
+    assert f"over {band.cases} cases" in text and "held-out median" in text
+    assert band.machine in tab.view.accuracy.toolTip()
+    assert tab.view.accuracy.isVisible()
 
 
 def test_the_last_workload_and_gpu_come_back(qtbot, window: MainWindow, tab: WorkloadTab, tiny_llama: Path) -> None:  # type: ignore[no-untyped-def]

@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.workload.accuracy import band_record
 from gpuconfig.core.workload.attention import AttentionChoice, attention_choice
 from gpuconfig.core.workload.estimate import (
     Efficiency,
@@ -97,6 +98,7 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "peak_phase": m.phase,
             "per_device": True,
             "overheads": [{"name": o.name, "bytes": o.bytes, "source": o.source} for o in m.overheads],
+            "expected_error": band_record(e.workload.device),
         },
         "attention": answer.attention.record(),
         "trace_seconds": e.trace_seconds,

@@ -10,12 +10,10 @@ its own overheads, each shown as its own line with its source.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.workload import cpu_heap
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.runner import Trace
 from gpuconfig.core.workload.spec import Workload
@@ -115,6 +113,7 @@ def _flatten(point: dict[str, Any]) -> dict[str, float]:
         "trainable_params",
         "grad_bytes",
         "input_bytes",
+        *cpu_heap.TRACED_KEYS,
     ):
         values[key] = float(point.get(key) or 0)
     return values
@@ -266,29 +265,6 @@ def _divide(parts: dict[str, float], fitted: Fitted, workload: Workload) -> tupl
     return out, strategy
 
 
-FRAGMENTATION = "CPU heap fragmentation (the run's small objects between its tensors)"
-HEAP_FILE = "cpu_heap.toml"
-
-
-@cache
-def heap_fragmentation() -> tuple[float, str] | None:
-    """The share of the traced activations that glibc's heap grows by beyond the replayed tensors, and its
-    source; None until benchmarks/estimate_accuracy_cpu.py has measured it (catalog/cpu_heap.toml).
-
-    A real run allocates about five small objects (autograd nodes, tensor headers, saved variables,
-    kernel caches) for each tensor, between the tensors, and some outlive them; they keep freed holes
-    from merging. Replaying a real ResNet-18 run's complete malloc log reproduces its heap, its tensor
-    allocations alone fall 140-190 MiB short, and the trace cannot see that stream, so its effect is
-    measured: a share of the activations, whose churn it splits.
-    """
-    path = catalog_dir() / HEAP_FILE
-    if not path.is_file():
-        return None
-    with path.open("rb") as handle:
-        data = tomllib.load(handle)
-    return float(data["fragmentation_share"]), str(data["source"])
-
-
 def _overheads(
     fitted: Fitted,
     workload: Workload,
@@ -322,10 +298,9 @@ def _overheads(
             ),
             allocator,
         ]
-        share = heap_fragmentation()
-        if fitted.heap_replayed and share is not None:
-            transient = sum(fitted.at(f"peak.{c}", batch, seq) for c in ("activations", "temporaries", "inputs"))
-            overheads.append(Overhead(FRAGMENTATION, round(share[0] * transient), share[1]))
+        kept = cpu_heap.kept_bytes(lambda key: fitted.at(key, batch, seq)) if fitted.heap_replayed else None
+        if kept is not None:
+            overheads.append(Overhead(cpu_heap.NAME, *kept))
         return overheads
     overheads = [CUDA_CONTEXT, CUBLAS_WORKSPACE_HOPPER if cc_major == 9 else CUBLAS_WORKSPACE]
     if workload.gpus > 1 and workload.strategy == "ddp" and workload.training:

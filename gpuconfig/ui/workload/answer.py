@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QFont, QIcon, QPalette, QPixmap
 from PySide6.QtWidgets import QHeaderView, QLabel, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from gpuconfig.core.units import format_bytes
+from gpuconfig.core.workload.accuracy import NO_BAND, band
 from gpuconfig.core.workload.answer import Answer, answer_from_fit
 from gpuconfig.ui.theme import MEMORY_COLORS, Colors, mark, tint
 from gpuconfig.ui.widgets.memory_bar import CATEGORIES, MemoryBar
@@ -33,6 +34,10 @@ class AnswerView(QWidget):
         self.summary.setObjectName("summary")
         self.summary.setWordWrap(True)
         mark(self.summary, "muted")
+        self.accuracy = QLabel()
+        self.accuracy.setObjectName("accuracy")
+        self.accuracy.setWordWrap(True)
+        mark(self.accuracy, "muted")
         self.bar = MemoryBar(colors)
         self.bar.setObjectName("memory_bar")
 
@@ -73,6 +78,7 @@ class AnswerView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.verdict)
         layout.addWidget(self.summary)
+        layout.addWidget(self.accuracy)
         layout.addSpacing(4)
         layout.addWidget(self.bar)
         layout.addWidget(middle, 1)
@@ -143,10 +149,38 @@ class AnswerView(QWidget):
                 implementation=attention.implementation, why=attention.chosen_by
             )
         )
+        self._show_accuracy(estimate.workload.device)
         limit = gpu.memory_bytes if gpu is not None else None
         label = f"{gpu.name} · {format_bytes(gpu.memory_bytes)}" if gpu is not None else ""
         self.bar.set_memory(memory, limit, label)
         self._show_timing(answer)
+
+    def _show_accuracy(self, device: str) -> None:
+        measured = band(device)
+        if measured is None:
+            text = self.tr("Expected error of the peak: no measured band for GPUs yet")
+            if device == "cpu":
+                text = self.tr("Expected error of the peak: {why}").format(why=NO_BAND["cpu"])
+            self.accuracy.setText(text)
+            self.accuracy.setToolTip("")
+            return
+        self.accuracy.setText(
+            self.tr(
+                "Expected error of the peak: ±{median:.0f} % (held-out median), worst {worst:+.0f} %, "
+                "from {benchmark} over {cases} cases"
+            ).format(
+                median=100 * measured.median_abs_error,
+                worst=100 * measured.worst_error,
+                benchmark=measured.benchmark,
+                cases=measured.cases,
+            )
+        )
+        self.accuracy.setToolTip(
+            self.tr(
+                "Each case's estimate against the peak memory of a real run, with what the estimate fits taken "
+                "from other model families only; measured {date} on {machine}"
+            ).format(date=measured.measured, machine=measured.machine)
+        )
 
     def _show_timing(self, answer: Answer) -> None:
         timing = answer.timing

@@ -9,6 +9,7 @@ import time
 import traceback
 
 from .events import TraceError, emit, open_channel
+from .generation import measure_generation
 from .heap import MallocReplay
 from .point import measure_point, trace_point
 from .runtime import current_rss_bytes, rss_bytes, warm_up
@@ -32,7 +33,7 @@ def main() -> int:
         if request.get("measure"):  # one real run per process: peak resident memory is per process
             batch, seq, _ = points[0]
             emit("runtime", torch=torch.__version__, baseline_rss_bytes=rss_bytes())
-            emit("measured", **measure_point(request, batch, seq))
+            emit("measured", **(measure_generation if request.get("generate") else measure_point)(request, batch, seq))
             return 0
         # Forked now, before any tensor exists: the heap a real run starts from.
         replay = MallocReplay() if request.get("device") == "cpu" and hasattr(os, "fork") else None

@@ -14,6 +14,7 @@ from .counting import op_counter
 from .cuda_cache import reserved_peak
 from .events import TraceError
 from .heap import MallocReplay
+from .heap_profile import heap_profile
 from .lora import add_lora
 from .memory import cache_bytes, frozen_parameters_tolerated, phase_snapshots, snapshot
 from .models import build, call, input_bytes, loss_of, skipped_init
@@ -119,6 +120,7 @@ def trace_point(
         "kv_cache_bytes": kv,
         "cpu_heap_peak_bytes": replay.peak(tracker.events) if replay is not None else None,
         "cuda_reserved_peak_bytes": reserved_peak(tracker.events)[1] if request.get("device") == "cuda" else None,
+        **heap_profile(tracker.events),
         "params": total_params,
         "trainable_params": trainable_params,
         "grad_bytes": grad_bytes,

@@ -1,0 +1,89 @@
+"""The error band answers show, the CPU heap term and the glibc rule the tracer follows to find it."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.workload import accuracy, cpu_heap
+from gpuconfig.workers.tracer.heap_profile import INITIAL_MMAP_THRESHOLD, MAX_MMAP_THRESHOLD, heap_profile
+
+KIB, MIB = 1024, 1024 * 1024
+
+
+def test_the_cpu_band_is_the_benchmarks_held_out_error() -> None:
+    with (catalog_dir() / accuracy.BAND_FILE).open("rb") as handle:
+        written = tomllib.load(handle)["cpu"]
+    band = accuracy.band("cpu")
+    assert band is not None and band.benchmark == "benchmarks/estimate_accuracy_cpu.py"
+    assert band.cases == written["cases"] >= 8
+    median, worst = 100 * band.median_abs_error, 100 * band.worst_error
+    assert accuracy.band_text("cpu") == (
+        f"±{median:.0f} % (held-out median), worst {worst:+.0f} %, "
+        f"from benchmarks/estimate_accuracy_cpu.py over {band.cases} cases"
+    )
+    record = accuracy.band_record("cpu")
+    assert record["band"]["median_abs_error"] == band.median_abs_error
+    assert record["text"] == accuracy.band_text("cpu")
+
+
+def test_gpus_have_no_band_and_say_so() -> None:
+    assert accuracy.band("cuda") is None
+    assert accuracy.band_record("cuda") == {"device": "cuda", "band": None, "text": "no measured band for GPUs yet"}
+
+
+def test_without_the_file_no_device_has_a_band(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(accuracy, "catalog_dir", lambda: tmp_path)
+    accuracy._bands.cache_clear()
+    try:
+        assert accuracy.band("cpu") is None
+        assert "no measured band yet" in accuracy.band_text("cpu")
+    finally:
+        monkeypatch.undo()
+        accuracy._bands.cache_clear()
+
+
+def test_blocks_below_the_threshold_come_from_the_heap_and_it_rises_as_mmap_blocks_are_freed() -> None:
+    events = [
+        (1, 64 * KIB),  # heap: below the initial 128 KiB
+        (2, 4 * MIB),  # mmap
+        (2, -1),  # freed: the threshold rises to 4 MiB
+        (3, 3 * MIB),  # now from the heap
+        (1, -1),
+        (4, 40 * MIB),  # above the most the threshold can reach: mmap, and freeing it changes nothing
+        (4, -1),
+        (5, 8 * MIB),  # mmap again (4 MiB threshold)
+    ]
+    profile = heap_profile(events)
+    assert profile["mmap_threshold_bytes"] == 4 * MIB
+    assert profile["heap_allocations"] == 2 and profile["heap_allocated_bytes"] == 64 * KIB + 3 * MIB
+    # the peak: the 40 MiB block live with the 3 MiB one, after the 64 KiB one was freed
+    assert profile["heap_live_at_peak_bytes"] == 3 * MIB
+    assert profile["heap_freed_at_peak_bytes"] == 64 * KIB
+    assert profile["heap_high_water_bytes"] == 64 * KIB + 3 * MIB
+    assert profile["heap_freed_histogram"] == {"16": 64 * KIB}  # 2**16 bytes
+    assert INITIAL_MMAP_THRESHOLD == 128 * KIB and MAX_MMAP_THRESHOLD == 32 * MIB
+
+
+def test_the_heap_share_is_the_median_over_the_cases_it_is_fitted_on() -> None:
+    cases = [
+        {"measured": 1_100.0, "unfitted": 1_000.0, "predictor": 200.0},  # 0.5
+        {"measured": 1_030.0, "unfitted": 1_000.0, "predictor": 100.0},  # 0.3
+        {"measured": 1_900.0, "unfitted": 1_000.0, "predictor": 1_000.0},  # 0.9
+        {"measured": 500.0, "unfitted": 400.0, "predictor": 0.0},  # nothing to share: left out
+    ]
+    assert cpu_heap.fit_share(cases) == pytest.approx(0.5)
+    assert cpu_heap.fit_share([{"measured": 900.0, "unfitted": 1_000.0, "predictor": 100.0}]) == 0.0
+
+
+def test_the_heap_term_reads_its_predictor_from_the_fit() -> None:
+    measured = cpu_heap.measured_share()
+    assert measured is not None, "catalog/cpu_heap.toml is written by benchmarks/estimate_accuracy_cpu.py"
+    predictor, share, source = measured
+    assert predictor in cpu_heap.PREDICTORS and 0 <= share < 5 and "estimate_accuracy_cpu" in source
+    values = dict.fromkeys(cpu_heap.PREDICTORS[predictor], 1000.0)
+    kept = cpu_heap.kept_bytes(lambda key: values.get(key, 0.0))
+    assert kept == (round(share * 1000 * len(values)), source)
