@@ -40,7 +40,7 @@ def test_extended_shallow_traces_match_the_full_depth_trace(
     shallow = trace_at(source, workload, [(batch, seq, d) for d in SHALLOW_LAYERS], source.layers)
     (deep,) = trace_at(source, workload, [(batch, seq, None)], None).points
     check = check_depth(shallow.points, source.layers)
-    assert check.linear, check.method()
+    assert check.usable, check.method()
     assert len(check.peak_phases) == len(SHALLOW_LAYERS)
     ((_, _, extended),) = extrapolated(shallow.points, source.layers)
     full = quantities(deep)

@@ -6,7 +6,9 @@ backward pass (the activations). One line through the step's peaks at several de
 moments of the step; so every quantity at each phase's peak is extended along its own line, and the step's
 peak at full depth is the largest phase's (estimate.memory_at). The third depth checks the lines: it must
 lie on the line of the first two within LINEAR_TOLERANCE, else the shallow traces do not describe the deep
-model and it is traced at full depth instead (runner.run_trace).
+model and it is traced at full depth instead (runner.run_trace). So is a model whose lines cross between the
+deepest traced depth and its own: its peak would move to another phase, or to another moment of one, where
+no trace has looked.
 """
 
 from __future__ import annotations
@@ -67,10 +69,16 @@ class DepthCheck:
     off_line: float  # the worst deviation, as a share of its scale
     worst: str  # the quantity that deviates most
     peak_phases: tuple[str, ...]  # one per depth
+    crossing: str = ""  # a shape whose peak the lines move to another phase at full depth: "backward to ..."
 
     @property
     def linear(self) -> bool:
         return self.off_line <= LINEAR_TOLERANCE
+
+    @property
+    def usable(self) -> bool:
+        """Linear, and the phase that peaks at full depth is the one that peaks at the deepest trace."""
+        return self.linear and not self.crossing
 
     def peaks_text(self) -> str:
         """Where the step peaks at each depth, in words."""
@@ -90,13 +98,19 @@ class DepthCheck:
                 f"traced at {_listed(self.depths)} layers, extrapolated to {self.layers}: NOT linear in depth "
                 f"({self.worst} {self.off_line:.1%} off the line), {self.peaks_text()}"
             )
+        crossing = f", but the lines move the peak from {self.crossing}" if self.crossing else ""
         return (
             f"traced at {_listed(self.depths)} layers, extrapolated to {self.layers}: linear within "
-            f"{max(self.off_line, 0.001):.1%}, {self.peaks_text()}"
+            f"{max(self.off_line, 0.001):.1%}, {self.peaks_text()}{crossing}"
         )
 
     def fallback(self) -> str:
         """Why a full-depth trace replaced the shallow ones."""
+        if self.linear:
+            return (
+                f"extended from {_listed(self.depths)} layers the peak would move from {self.crossing} at "
+                f"{self.layers} layers"
+            )
         return (
             f"at {_listed(self.depths)} layers {self.worst} was {self.off_line:.1%} off a line in depth "
             f"(more than {LINEAR_TOLERANCE:.0%})"
@@ -147,7 +161,20 @@ def check_depth(points: Sequence[dict[str, Any]], layers: int) -> DepthCheck:
     first = next(iter(shapes.values()), {})
     depths = sorted(first)
     peak_phases = tuple(str(first[d].get("peak_phase", "")) for d in depths)
-    return DepthCheck(tuple(depths), layers, worst, worst_key, peak_phases)
+    crossing = ""
+    for batch, seq, at_full_depth in extrapolated(points, layers):
+        traced = shapes[batch, seq]
+        deepest_phase = str(traced[max(traced)].get("peak_phase", ""))
+        extended = _peak_phase(at_full_depth)
+        if extended != deepest_phase:
+            crossing = crossing or f"{deepest_phase} to {extended} (batch {batch}, length {seq})"
+    return DepthCheck(tuple(depths), layers, worst, worst_key, peak_phases, crossing)
+
+
+def _peak_phase(values: dict[str, float]) -> str:
+    """The phase with the most memory at its peak."""
+    totals = {p: sum(values.get(f"{p}.{c}", 0.0) for c in CATEGORIES) for p in PHASES if f"{p}.weights" in values}
+    return max(totals, key=lambda p: totals[p]) if totals else ""
 
 
 def extrapolated(points: Sequence[dict[str, Any]], layers: int) -> list[tuple[int, int, dict[str, float]]]:

@@ -25,13 +25,15 @@ from gpuconfig.core.workload.depth import SHALLOW_LAYERS, check_depth
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
-# A deep LLM or encoder is traced at its full depth when that takes less than FULL_DEPTH_SECONDS (the
-# trace's cost grows with its layers, not their size: fake tensors hold no memory), else at three shallow
-# depths and extended (core/workload/depth.py). Seconds per layer and per point of a trace on a 2-core
-# laptop CPU (benchmarks/trace_depth.py, results/trace_depth.json): a training step, traced twice, costs
-# ten times an inference pass.
-LAYER_SECONDS = {True: 0.45, False: 0.05}
-POINT_SECONDS = 1.0
+# A deep LLM or encoder is traced at its full depth when that takes less than FULL_DEPTH_SECONDS, else at
+# three shallow depths and extended (core/workload/depth.py). A trace's time grows with the layers, not
+# their size (fake tensors hold no memory): per point about POINT_SECONDS plus LAYER_SECONDS per layer on
+# a 2-core CPU (benchmarks/trace_depth.py); a training step, traced twice, costs eight times an inference
+# pass. 60 s is the target for a whole trace (benchmarks/estimate_speed.py): 48 layers of training
+# (BERT-large's 24: about 30 s) and inference of any zoo model (80 layers: 12 s) fit in it. With
+# MemTracker's per-module peaks a 16-layer model, the deepest traced whole before, took 40 s a point.
+LAYER_SECONDS = {True: 0.39, False: 0.048}
+POINT_SECONDS = 0.7
 FULL_DEPTH_SECONDS = 60.0
 # The longest a trace may take unless the caller says otherwise (gpuconfig estimate --trace-timeout).
 TRACE_TIMEOUT_S = 900.0
@@ -59,7 +61,7 @@ class Trace:
     runtime: dict[str, Any]
     seconds: float
     layers: int | None  # the model's real depth when the points were traced shallower
-    fallback: str = ""  # why the full depth was traced after the shallow traces were not linear in depth
+    fallback: str = ""  # why the full depth was traced after shallow traces (DepthCheck.fallback)
 
 
 def trace_python() -> Interpreter:
@@ -155,15 +157,16 @@ def run_trace(
     timeout_s: float = TRACE_TIMEOUT_S,
     use_cache: bool = True,
 ) -> Trace:
-    """The model traced at the points plan_points chooses; shallow traces that are not linear in depth are
-    replaced by a trace at full depth, which says why."""
+    """The model traced at the points plan_points chooses; shallow traces that are not linear in depth, or
+    whose lines move the peak to another phase at full depth, are replaced by a trace at full depth, which
+    says why."""
     python = trace_python()
     points, depth = plan_points(source, batch, seq, workload.training)
     trace = trace_at(source, workload, points, depth, python, progress, cancelled, timeout_s, use_cache)
     if depth is None:
         return trace
     check = check_depth(trace.points, depth)
-    if check.linear:
+    if check.usable:
         return trace
     full: list[tuple[int, int, int | None]] = [(b, s, None) for b, s, d in points if d == SHALLOW_LAYERS[0]]
     deep = trace_at(source, workload, full, None, python, progress, cancelled, timeout_s, use_cache)
