@@ -28,12 +28,12 @@ from gpuconfig.core.workload.spec import Workload, WorkloadError
 # A deep LLM or encoder is traced at its full depth when that takes less than FULL_DEPTH_SECONDS, else at
 # three shallow depths and extended (core/workload/depth.py). A trace's time grows with the layers, not
 # their size (fake tensors hold no memory): per point about POINT_SECONDS plus LAYER_SECONDS per layer on
-# a 2-core CPU (benchmarks/trace_depth.py); a training step, traced twice, costs eight times an inference
-# pass. 60 s is the target for a whole trace (benchmarks/estimate_speed.py): 48 layers of training
-# (BERT-large's 24: about 30 s) and inference of any zoo model (80 layers: 12 s) fit in it. With
-# MemTracker's per-module peaks a 16-layer model, the deepest traced whole before, took 40 s a point.
-LAYER_SECONDS = {True: 0.39, False: 0.048}
-POINT_SECONDS = 0.7
+# a 2-core CPU (benchmarks/trace_depth.py: 0.09 s + 0.26 s per layer for training, 0.03 s + 0.03 s for
+# inference; a training step is traced twice). 60 s is the target for a whole trace
+# (benchmarks/estimate_speed.py): 74 layers of training (BERT-large's 24: about 20 s) and inference of any
+# zoo model fit in it. With MemTracker's per-module peaks a 16-layer model took 40 s a point.
+LAYER_SECONDS = {True: 0.26, False: 0.03}
+POINT_SECONDS = 0.5
 FULL_DEPTH_SECONDS = 60.0
 # The longest a trace may take unless the caller says otherwise (gpuconfig estimate --trace-timeout).
 TRACE_TIMEOUT_S = 900.0
