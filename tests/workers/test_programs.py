@@ -110,10 +110,10 @@ def test_every_private_torch_api_the_tracer_uses_is_in_this_torch() -> None:
     found = _in_a_worker_python(
         "import json\n"
         "from gpuconfig.workers.tracer import torch_private as p\n"
-        "found = [p.fake_tensor_mode(), p.dispatch_mode(), p.tree_flatten(), p.flop_registry(), p.phase_peaks(),\n"
+        "found = [p.fake_tensor_mode(), p.dispatch_mode(), p.tree_flatten(), p.flop_registry(),\n"
         "         p.aten('_unsafe_view'), p.aten('_convolution'), p.aten('_scaled_dot_product_efficient_attention')]\n"
         "tracker = p.recording_tracker()\n"
-        "p.forget_peak(tracker)\n"
+        "p.restart_peak(tracker)\n"
         "print(json.dumps([type(tracker).__name__, all(x is not None for x in found)]))\n"
     )
     assert found == ["RecordingTracker", True]

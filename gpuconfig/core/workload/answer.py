@@ -103,6 +103,14 @@ def answer_record(answer: Answer) -> dict[str, Any]:
         "attention": answer.attention.record(),
         "trace_seconds": e.trace_seconds,
     }
+    depth = answer.fitted.depth
+    if depth is not None:  # extended from shallow traces: how, and how well
+        record["depth"] = {
+            "traced_layers": list(depth.depths),
+            "layers": depth.layers,
+            "off_line": round(depth.off_line, 6),
+            "peak_phases": list(depth.peak_phases),
+        }
     if answer.gpu is not None:
         record["gpu"] = {
             "id": answer.gpu.id,

@@ -3,9 +3,11 @@
 A trace measures three points: (b, s), (2b, s) and (b, s/2). Every traced quantity q is fitted as
 q(b, s) = c + b * (alpha * s + beta * s^2): weights, gradients and optimizer states are the constant c,
 activations grow linearly with the batch and linearly plus quadratically with the length (attention
-scores), and the fit reproduces the traced points exactly. Deep models traced at two shallow depths are
-extrapolated layer by layer first. Parallel strategies then divide what they divide, and the device adds
-its own overheads, each shown as its own line with its source.
+scores), and the fit reproduces the traced points exactly. Memory is read at the peak of each phase of
+the step (forward, backward, optimizer step), each phase fitted on its own: the step's peak is the
+largest phase's at the batch and length asked. Deep models traced at shallow depths are extended to their
+real depth first (core/workload/depth.py). Parallel strategies then divide what they divide, and the
+device adds its own overheads, each shown as its own line with its source.
 """
 
 from __future__ import annotations
@@ -14,14 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpuconfig.core.workload import cpu_heap
+from gpuconfig.core.workload.depth import CATEGORIES, PHASES, DepthCheck, check_depth, extrapolated, quantities
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.runner import Trace
 from gpuconfig.core.workload.spec import Workload
 
 MIB = 1024 * 1024
-# Quantities read from each traced point; "phase.category" keys are memory at that phase's peak.
-PHASES = ("peak", "forward", "backward")
-CATEGORIES = ("weights", "buffers", "gradients", "optimizer", "activations", "temporaries", "inputs")
 
 
 @dataclass(frozen=True)
@@ -91,47 +91,11 @@ def fit_term(points: list[tuple[int, int, float]]) -> Term:
     return Term(c, alpha, beta)
 
 
-def _flatten(point: dict[str, Any]) -> dict[str, float]:
-    values: dict[str, float] = {}
-    phases = {"peak": point["memory"], **point.get("phases", {})}
-    for phase in PHASES:
-        snapshot = phases.get(phase, point["memory"])
-        for category in CATEGORIES:
-            values[f"{phase}.{category}"] = float(snapshot.get(category, 0))
-    values["flops"] = float(point["flops"])
-    for dtype, flops in point.get("flops_by_dtype", {}).items():
-        values[f"flops.{dtype}"] = float(flops)
-    for dtype, flops in point.get("conv_flops_by_dtype", {}).items():
-        values[f"convflops.{dtype}"] = float(flops)
-    for key in (
-        "matmul_bytes",
-        "other_bytes",
-        "kv_cache_bytes",
-        "cpu_heap_peak_bytes",
-        "cuda_reserved_peak_bytes",
-        "params",
-        "trainable_params",
-        "grad_bytes",
-        "input_bytes",
-        *cpu_heap.TRACED_KEYS,
-    ):
-        values[key] = float(point.get(key) or 0)
-    return values
-
-
-def _extrapolated(trace: Trace) -> list[tuple[int, int, dict[str, float]]]:
-    """The traced points at the model's real depth: shallow traces extended layer by layer."""
+def _at_full_depth(trace: Trace) -> list[tuple[int, int, dict[str, float]]]:
+    """The traced points at the model's real depth: shallow traces extended phase by phase."""
     if trace.layers is None:
-        return [(p["batch"], p["seq"], _flatten(p)) for p in trace.points]
-    shapes: dict[tuple[int, int], dict[int, dict[str, float]]] = {}
-    for p in trace.points:
-        shapes.setdefault((p["batch"], p["seq"]), {})[int(p["layers"])] = _flatten(p)
-    out = []
-    for (batch, seq), by_depth in shapes.items():
-        low, high = sorted(by_depth)[:2]
-        per_layer = {k: (by_depth[high][k] - by_depth[low][k]) / (high - low) for k in by_depth[low]}
-        out.append((batch, seq, {k: v + per_layer[k] * (trace.layers - low) for k, v in by_depth[low].items()}))
-    return out
+        return [(p["batch"], p["seq"], quantities(p)) for p in trace.points]
+    return extrapolated(trace.points, trace.layers)
 
 
 @dataclass(frozen=True)
@@ -140,9 +104,11 @@ class Fitted:
 
     terms: dict[str, Term]
     runtime_rss: int
-    layers: int | None
+    layers: int | None  # the model's depth when it was extended from shallow traces
     heap_replayed: bool = False
     attention: dict[str, Any] = field(default_factory=dict)  # what the tracer saw of the model's attention
+    depth: DepthCheck | None = None  # how well the shallow traces were linear in depth
+    fallback: str = ""  # why the full depth was traced after shallow traces
 
     def at(self, key: str, batch: int, seq: int) -> float:
         term = self.terms.get(key)
@@ -152,14 +118,23 @@ class Fitted:
         """FLOPs per compute dtype; prefix "convflops." gives the convolutions' share of them."""
         return {k.removeprefix(prefix): self.at(k, batch, seq) for k in self.terms if k.startswith(prefix)}
 
+    def method(self, layers: int | None) -> str:
+        """How the estimate was obtained, for a model of `layers` layers (None: the model does not say)."""
+        if self.depth is not None:
+            return self.depth.method()
+        traced = f"traced at full depth ({layers} layers)" if layers else "traced at full depth"
+        return f"{traced}: {self.fallback}" if self.fallback else traced
+
 
 def fit(trace: Trace) -> Fitted:
-    points = _extrapolated(trace)
+    points = _at_full_depth(trace)
     keys = sorted({k for _, _, values in points for k in values})
     terms = {k: fit_term([(b, s, values.get(k, 0.0)) for b, s, values in points]) for k in keys}
     replayed = all(p.get("cpu_heap_peak_bytes") is not None for p in trace.points)
     attention = trace.points[0].get("attention", {}) if trace.points else {}
-    return Fitted(terms, int(trace.runtime.get("baseline_rss_bytes", 0)), trace.layers, replayed, attention)
+    depth = check_depth(trace.points, trace.layers) if trace.layers is not None else None
+    runtime = int(trace.runtime.get("baseline_rss_bytes", 0))
+    return Fitted(terms, runtime, trace.layers, replayed, attention, depth, trace.fallback)
 
 
 @dataclass(frozen=True)
@@ -187,7 +162,7 @@ def memory_at(fitted: Fitted, workload: Workload, batch: int, seq: int, cc_major
         per_token = fitted.at("kv_cache_bytes", batch, seq) / max(1, batch * seq)
         kv = per_token * batch * (seq + workload.generate)
     best: tuple[float, str, dict[str, float]] | None = None
-    for phase in PHASES:
+    for phase in (p for p in PHASES if f"{p}.weights" in fitted.terms):  # each phase's peak is a candidate
         parts = {
             "weights": fitted.at(f"{phase}.weights", batch, seq) + fitted.at(f"{phase}.buffers", batch, seq),
             "gradients": fitted.at(f"{phase}.gradients", batch, seq),
@@ -199,22 +174,13 @@ def memory_at(fitted: Fitted, workload: Workload, batch: int, seq: int, cc_major
         total = sum(parts.values())
         if best is None or total > best[0]:
             best = (total, phase, parts)
-    if workload.training:  # the optimizer step holds every gradient at once, whatever the batch
-        weights = best[2]["weights"] if best else 0.0
-        step = {
-            "weights": weights,
-            "gradients": fitted.at("grad_bytes", batch, seq),
-            "optimizer": best[2]["optimizer"] if best else 0.0,
-            "activations": 0.0,
-        }
-        if best is None or sum(step.values()) > best[0]:
-            best = (sum(step.values()), "optimizer step", step)
-    assert best is not None
+    if best is None:
+        best = (0.0, "forward", dict.fromkeys(("weights", "gradients", "optimizer", "activations"), 0.0))
     _, phase, parts = best
     parts, divided = _divide(parts, fitted, workload)
     tensors = sum(parts.values()) + kv
-    overheads = _overheads(fitted, workload, batch, seq, cc_major)
-    slack = caching_slack(fitted, batch, seq)
+    overheads = _overheads(fitted, workload, batch, seq, cc_major, phase)
+    slack = caching_slack(fitted, batch, seq, phase)
     if slack is not None:  # a share of the tensors each device holds (FSDP, ZeRO and TP divide them first)
         overheads.append(Overhead(CACHING_ALLOCATOR, round(slack * tensors), CACHING_SOURCE))
     allocated = tensors + sum(o.bytes for o in overheads if o.name == "cuBLAS workspace")
@@ -234,11 +200,11 @@ def memory_at(fitted: Fitted, workload: Workload, batch: int, seq: int, cc_major
     )
 
 
-def caching_slack(fitted: Fitted, batch: int, seq: int) -> float | None:
+def caching_slack(fitted: Fitted, batch: int, seq: int, phase: str) -> float | None:
     """What the CUDA caching allocator reserves beyond the tensors, as a share of them, from the traced
     allocations replayed through its model; None when the trace was not of a CUDA run."""
     reserved = fitted.at("cuda_reserved_peak_bytes", batch, seq)
-    traced = sum(fitted.at(f"peak.{c}", batch, seq) for c in CATEGORIES)
+    traced = sum(fitted.at(f"{phase}.{c}", batch, seq) for c in CATEGORIES)
     if not reserved or traced <= 0:
         return None
     return max(0.0, reserved / traced - 1.0)
@@ -271,10 +237,11 @@ def _overheads(
     batch: int,
     seq: int,
     cc_major: int | None,
+    phase: str,
 ) -> list[Overhead]:
     if workload.device == "cpu":
         heap = fitted.at("cpu_heap_peak_bytes", batch, seq)
-        traced_tensors = sum(fitted.at(f"peak.{c}", batch, seq) for c in CATEGORIES)
+        traced_tensors = sum(fitted.at(f"{phase}.{c}", batch, seq) for c in CATEGORIES)
         allocator = (
             Overhead(
                 "CPU allocator (freed memory glibc keeps for reuse)",
@@ -336,7 +303,7 @@ def estimate_from_fit(
     flops = fitted.at("flops", batch, seq) * workload.grad_accum
     if workload.strategy == "tp" and workload.gpus > 1:
         flops /= workload.gpus
-    method = "traced" if fitted.layers is None else f"traced at 2 and 3 layers, extrapolated to {fitted.layers}"
+    method = fitted.method(source.layers)
     return Estimate(
         workload=workload,
         model_name=source.name,

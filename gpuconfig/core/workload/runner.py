@@ -21,12 +21,20 @@ from gpuconfig.core.workers.interpreters import Interpreter, interpreter
 from gpuconfig.core.workers.process import Deadline, run_worker
 from gpuconfig.core.workers.programs import TRACE, program_digest
 from gpuconfig.core.workers.pythons import NoTorchPython, PythonNotFound, worker_python
+from gpuconfig.core.workload.depth import SHALLOW_LAYERS, check_depth
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
-# Deep models are traced at two shallow depths and extrapolated layer by layer (their layers are identical).
-EXTRAPOLATE_ABOVE_LAYERS = 16
-SHALLOW_LAYERS = (2, 3)
+# A deep LLM or encoder is traced at its full depth when that takes less than FULL_DEPTH_SECONDS, else at
+# three shallow depths and extended (core/workload/depth.py). A trace's time grows with the layers, not
+# their size (fake tensors hold no memory): per point about POINT_SECONDS plus LAYER_SECONDS per layer on
+# a 2-core CPU (benchmarks/trace_depth.py: 0.09 s + 0.26 s per layer for training, 0.03 s + 0.03 s for
+# inference; a training step is traced twice). 60 s is the target for a whole trace
+# (benchmarks/estimate_speed.py): 74 layers of training (BERT-large's 24: about 20 s) and inference of any
+# zoo model fit in it. With MemTracker's per-module peaks a 16-layer model took 40 s a point.
+LAYER_SECONDS = {True: 0.26, False: 0.03}
+POINT_SECONDS = 0.5
+FULL_DEPTH_SECONDS = 60.0
 # The longest a trace may take unless the caller says otherwise (gpuconfig estimate --trace-timeout).
 TRACE_TIMEOUT_S = 900.0
 Progress = Callable[[int, int, str], None]
@@ -53,6 +61,7 @@ class Trace:
     runtime: dict[str, Any]
     seconds: float
     layers: int | None  # the model's real depth when the points were traced shallower
+    fallback: str = ""  # why the full depth was traced after shallow traces (DepthCheck.fallback)
 
 
 def trace_python() -> Interpreter:
@@ -68,16 +77,34 @@ def trace_python() -> Interpreter:
     return found
 
 
-def plan_points(source: ModelSource, batch: int, seq: int) -> tuple[list[tuple[int, int, int | None]], int | None]:
-    """Three (batch, length) points that pin down the linear and quadratic terms, at full or shallow depth."""
+def full_depth_seconds(layers: int, points: int, training: bool) -> float:
+    """About how long tracing `points` points of a `layers`-layer model takes."""
+    return points * (POINT_SECONDS + LAYER_SECONDS[training] * layers)
+
+
+def traced_shapes(source: ModelSource, batch: int, seq: int) -> list[tuple[int, int]]:
+    """(b, s), (2b, s) and (b, s/2): the shapes that pin down the linear and quadratic terms."""
     half = max(1, seq // 2)
     if source.model_type == "vit":  # position embeddings fix the image size: only the batch varies
         half = seq
     if source.family == "diffusion":
         half = max(64, (seq // 2) // 64 * 64)
-    shapes = [(batch, seq), (2 * batch, seq)] + ([(batch, half)] if half != seq else [])
+    return [(batch, seq), (2 * batch, seq)] + ([(batch, half)] if half != seq else [])
+
+
+def plan_points(
+    source: ModelSource, batch: int, seq: int, training: bool = True
+) -> tuple[list[tuple[int, int, int | None]], int | None]:
+    """Three (batch, length) points that pin down the linear and quadratic terms, at full depth, or at
+    each shallow depth when the full depth would take long to trace."""
+    shapes = traced_shapes(source, batch, seq)
     depth = source.layers
-    if depth is not None and depth > EXTRAPOLATE_ABOVE_LAYERS and source.family in ("llm", "encoder"):
+    if (
+        depth is not None
+        and depth > max(SHALLOW_LAYERS)
+        and source.family in ("llm", "encoder")
+        and full_depth_seconds(depth, len(shapes), training) > FULL_DEPTH_SECONDS
+    ):
         return [(b, s, layers) for b, s in shapes for layers in SHALLOW_LAYERS], depth
     return [(b, s, None) for b, s in shapes], None
 
@@ -120,7 +147,8 @@ def cached_trace(key: str) -> Trace | None:
     path = cache_dir() / f"{key}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return Trace(key, tuple(data["points"]), data["runtime"], float(data["seconds"]), data.get("layers"))
+        points, runtime, seconds = tuple(data["points"]), data["runtime"], float(data["seconds"])
+        return Trace(key, points, runtime, seconds, data.get("layers"))
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent or damaged: trace again
 
@@ -135,9 +163,37 @@ def run_trace(
     timeout_s: float = TRACE_TIMEOUT_S,
     use_cache: bool = True,
 ) -> Trace:
-    points, depth = plan_points(source, batch, seq)
-    request = trace_request(source, workload, points)
+    """The model traced at the points plan_points chooses; shallow traces that are not linear in depth, or
+    whose lines move the peak to another phase at full depth, are replaced by a trace at full depth, which
+    says why."""
     python = trace_python()
+    points, depth = plan_points(source, batch, seq, workload.training)
+    trace = trace_at(source, workload, points, depth, python, progress, cancelled, timeout_s, use_cache)
+    if depth is None:
+        return trace
+    check = check_depth(trace.points, depth)
+    if check.usable:
+        return trace
+    full: list[tuple[int, int, int | None]] = [(b, s, None) for b, s, d in points if d == SHALLOW_LAYERS[0]]
+    deep = trace_at(source, workload, full, None, python, progress, cancelled, timeout_s, use_cache)
+    return Trace(deep.key, deep.points, deep.runtime, round(trace.seconds + deep.seconds, 2), None, check.fallback())
+
+
+def trace_at(
+    source: ModelSource,
+    workload: Workload,
+    points: list[tuple[int, int, int | None]],
+    depth: int | None,
+    python: Interpreter | None = None,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    timeout_s: float = TRACE_TIMEOUT_S,
+    use_cache: bool = True,
+) -> Trace:
+    """The model traced at these (batch, length, layers) points, or read from the cache; `depth` is its real
+    depth when the points are shallower."""
+    python = python or trace_python()
+    request = trace_request(source, workload, points)
     key = cache_key(request, source, python)
     if use_cache and (hit := cached_trace(key)) is not None:
         return hit

@@ -1,4 +1,5 @@
-"""The tracked memory by category (weights, gradients, optimizer states, activations...) and the KV cache."""
+"""The tracked memory by category (weights, gradients, optimizer states, activations...) at the peak of each
+phase of a step, and the KV cache."""
 
 from __future__ import annotations
 
@@ -52,17 +53,31 @@ def snapshot(tracker: Any, kind: str) -> dict[str, int]:
     return categories(tracker.get_tracker_snapshot(kind))
 
 
-def phase_snapshots(tracker: Any, model: Any) -> dict[str, dict[str, int]]:
-    """The breakdown at the peak of the forward and of the backward pass of the model's last step."""
-    stats = tracker.memory_tracking.get(model)
-    phases: dict[str, dict[str, int]] = {}
-    if stats is None:
-        return phases
-    for state, name in torch_private.phase_peaks():
-        taken = stats.snapshots.get(state)
-        if taken:
-            phases[name] = categories(taken[-1])
-    return phases
+class PhasePeaks:
+    """The peak of each phase of a step (forward, backward, optimizer step), each with its composition by
+    category and where in the phase it was reached (0 at its first allocation, 1 at its last)."""
+
+    def __init__(self, tracker: Any) -> None:
+        self.tracker = tracker
+        self.phases: dict[str, dict[str, int]] = {}
+        self.positions: dict[str, float] = {}
+        self._start = 0
+
+    def begin(self) -> None:
+        torch_private.restart_peak(self.tracker)
+        self._start = len(self.tracker.events)
+
+    def end(self, phase: str) -> None:
+        """The phase that began at the last begin() or end() has ended: keep its peak, start the next one."""
+        end = len(self.tracker.events)
+        self.phases[phase] = snapshot(self.tracker, "peak")
+        self.positions[phase] = round((self.tracker.peak_event - self._start) / max(1, end - self._start), 4)
+        self.begin()
+
+    def peak(self) -> tuple[str, dict[str, int]]:
+        """The phase whose peak is the step's, and that peak."""
+        name = max(self.phases, key=lambda phase: sum(self.phases[phase].values()))
+        return name, self.phases[name]
 
 
 def categories(per_device: dict[Any, dict[Any, int]]) -> dict[str, int]:

@@ -16,7 +16,7 @@ from .events import TraceError
 from .heap import MallocReplay
 from .heap_profile import heap_profile
 from .lora import add_lora
-from .memory import cache_bytes, frozen_parameters_tolerated, phase_snapshots, snapshot
+from .memory import PhasePeaks, cache_bytes, frozen_parameters_tolerated
 from .models import build, call, input_bytes, loss_of, skipped_init
 from .runtime import rss_bytes
 
@@ -54,25 +54,34 @@ def prepare(model: Any, request: dict[str, Any], foreach: bool) -> Any:
     return make_optimizer(request["optimizer"], [p for p in model.parameters() if p.requires_grad], foreach)
 
 
-def one_step(model: Any, inputs: Any, optimizer: Any, request: dict[str, Any]) -> int:
+def one_step(model: Any, inputs: Any, optimizer: Any, request: dict[str, Any], peaks: PhasePeaks | None = None) -> int:
     """One training step as a training loop runs it (outputs released before backward), or one forward
-    pass for inference; returns the bytes of the KV cache that forward built."""
+    pass for inference; returns the bytes of the KV cache that forward built. `peaks` is told where each
+    phase ends."""
     import torch
+
+    def ended(phase: str) -> None:
+        if peaks is not None:
+            peaks.end(phase)
 
     if optimizer is None:
         with torch.no_grad():
             output = call(model, inputs)
             kv = cache_bytes(output)
             del output
+        ended("forward")
         return kv
     with autocast_for(request["precision"]):
         output = call(model, inputs)
         loss = loss_of(output)
     del output
+    ended("forward")
     loss.backward()
     del loss
+    ended("backward")
     optimizer.step()
     optimizer.zero_grad(set_to_none=True)
+    ended("optimizer step")
     return 0
 
 
@@ -101,22 +110,24 @@ def trace_point(
         with frozen_parameters_tolerated(), attention_kernels(request, model) as attention, tracker:
             tracker.track_external(model, *([optimizer] if isinstance(optimizer, torch.optim.Optimizer) else []))
             steps = 2 if training else 1
+            peaks = PhasePeaks(tracker)
             for step in range(steps):
-                if step == steps - 1:
-                    tracker.reset_mod_stats()
-                    torch_private.forget_peak(tracker)  # the peak of the last (steady-state) step only
-                counting = counter if step == steps - 1 else contextlib.nullcontext()
-                with counting:
-                    kv = one_step(model, inputs, optimizer, request)
-            peak = snapshot(tracker, "peak")
-            phases = phase_snapshots(tracker, model)
+                last = step == steps - 1
+                if last:
+                    tracker.reset_mod_stats()  # MemTracker refuses a module's second call otherwise
+                    peaks.begin()  # the peaks of the last (steady-state) step only
+                with counter if last else contextlib.nullcontext():
+                    kv = one_step(model, inputs, optimizer, request, peaks if last else None)
+            peak_phase, peak = peaks.peak()
     return {
         "batch": batch,
         "seq": seq,
         "layers": layers,
         "family": family,
         "memory": peak,
-        "phases": phases,
+        "peak_phase": peak_phase,
+        "phases": peaks.phases,
+        "phase_positions": peaks.positions,
         "kv_cache_bytes": kv,
         "cpu_heap_peak_bytes": replay.peak(tracker.events) if replay is not None else None,
         "cuda_reserved_peak_bytes": reserved_peak(tracker.events)[1] if request.get("device") == "cuda" else None,

@@ -1,0 +1,154 @@
+"""Shallow traces extended to full depth: each phase's peak on its own line, checked for linearity."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpuconfig.core.workload import runner
+from gpuconfig.core.workload.depth import LINEAR_TOLERANCE, check_depth, extrapolated
+from gpuconfig.core.workload.estimate import fit, memory_at
+from gpuconfig.core.workload.models import resolve_model
+from gpuconfig.core.workload.runner import Trace, plan_points, run_trace
+from gpuconfig.core.workload.spec import Workload
+
+GB = 10**9
+LAYERS = 24
+SHAPES = ((2, 512), (4, 512), (2, 384))
+
+
+def phases(batch: int, seq: int, layers: int, bend: float = 0.0) -> dict[str, dict[str, int]]:
+    """A training step's peaks: weights, gradients and states grow with depth; the backward pass's
+    activations grow with depth and batch; the optimizer step holds every gradient and a large temporary
+    (the embedding's), so at two layers it is the step's peak and from three on the backward pass is.
+    `bend` adds a term in depth squared to the backward activations (a model whose shallow traces are
+    not linear)."""
+    weights = (2 + layers) * GB // 10
+    activations = batch * seq * (layers * 25 * 10**4 + 10**5) + int(bend * layers * layers * GB)
+    return {
+        "forward": {"weights": weights, "optimizer": 2 * weights, "activations": activations - GB // 20},
+        "backward": {"weights": weights, "optimizer": 2 * weights, "gradients": GB // 50, "activations": activations},
+        "optimizer step": {"weights": weights, "gradients": weights, "optimizer": 2 * weights + GB // 4},
+    }
+
+
+def point(batch: int, seq: int, layers: int | None, bend: float = 0.0) -> dict[str, Any]:
+    taken = phases(batch, seq, layers or LAYERS, bend)
+    peak = max(taken, key=lambda name: sum(taken[name].values()))
+    return {
+        "batch": batch,
+        "seq": seq,
+        "layers": layers,
+        "phases": taken,
+        "peak_phase": peak,
+        "memory": taken[peak],
+        "flops": 6 * batch * seq * (layers or LAYERS) * 10**6,
+        "params": (2 + (layers or LAYERS)) * 10**7,
+    }
+
+
+def shallow(bend: float = 0.0) -> list[dict[str, Any]]:
+    return [point(b, s, d, bend) for b, s in SHAPES for d in (2, 3, 4)]
+
+
+def total(snapshot: dict[str, float]) -> float:
+    return sum(snapshot.values())
+
+
+def test_the_peak_phase_at_each_depth_is_recorded_and_phases_are_never_mixed() -> None:
+    points = shallow()
+    assert [p["peak_phase"] for p in points[:3]] == ["optimizer step", "backward", "backward"]
+    check = check_depth(points, LAYERS)
+    assert check.linear and check.off_line < 1e-9
+    assert check.peak_phases == ("optimizer step", "backward", "backward")
+    assert "optimizer step at 2, backward at 3, 4 layers" in check.method()
+    # One line through the step's peaks would join the optimizer step at 2 layers to the backward pass at 3
+    # and 4 (activations from none to some, optimizer state from states + temporary to states alone);
+    # each phase's line gives the full-depth trace's figures exactly.
+    deep = point(2, 512, None)["phases"]
+    (_, _, values), *_ = extrapolated(points, LAYERS)
+    for phase, snapshot in deep.items():
+        for category, bytes_ in snapshot.items():
+            assert values[f"{phase}.{category}"] == pytest.approx(bytes_), (phase, category)
+
+
+def test_the_full_depth_peak_is_the_largest_phase_with_its_own_optimizer_state() -> None:
+    trace = Trace("k", tuple(shallow()), {}, 0.0, LAYERS)
+    memory = memory_at(fit(trace), Workload(model="m", batch=2, seq=512, device="cpu"), 2, 512)
+    deep = point(2, 512, None)["phases"]
+    assert memory.phase == "backward"
+    assert memory.optimizer == deep["backward"]["optimizer"] > 0
+    assert memory.activations == pytest.approx(deep["backward"]["activations"], abs=2)
+    assert memory.peak - memory.overhead == pytest.approx(total(deep["backward"]), abs=4)
+
+
+def test_a_batch_that_moves_the_peak_to_another_phase_is_fitted_phase_by_phase() -> None:
+    # Traced at full depth: the optimizer step's peak does not grow with the batch, the backward pass's does;
+    # asked for a batch below the traced ones, the optimizer step is the peak and keeps its whole gradients.
+    trace = Trace("k", tuple(point(b, s, None) for b, s in SHAPES), {}, 0.0, None)
+    memory = memory_at(fit(trace), Workload(model="m", batch=1, seq=16, device="cpu"), 1, 16)
+    step = point(1, 16, None)["phases"]["optimizer step"]
+    assert memory.phase == "optimizer step"
+    assert memory.gradients == step["gradients"]
+    assert memory.activations == 0
+
+
+def test_shallow_traces_off_a_line_are_not_linear_and_say_which_quantity() -> None:
+    check = check_depth(shallow(bend=0.05), LAYERS)
+    assert not check.linear
+    assert check.off_line > LINEAR_TOLERANCE
+    assert check.worst.startswith(("backward", "forward"))
+    assert "activations" in check.worst
+    assert "NOT linear" in check.method()
+    assert check.worst in check.fallback()
+
+
+def test_lines_that_cross_between_the_deepest_trace_and_the_full_depth_are_not_used() -> None:
+    # One sample of 512 tokens: the optimizer step peaks at 2, 3 and 4 layers, but the backward pass's
+    # activations grow faster with depth and overtake it at 14 layers, where no trace has looked.
+    points = [point(b, s, d) for b, s in ((1, 512), (2, 512), (1, 256)) for d in (2, 3, 4)]
+    check = check_depth(points, LAYERS)
+    assert check.linear and check.peak_phases == ("optimizer step",) * 3
+    assert not check.usable
+    assert check.crossing == "optimizer step to backward (batch 1, length 512)"
+    assert "move from optimizer step to backward" in check.fallback()
+    assert check_depth(shallow(), LAYERS).usable
+
+
+def test_a_nonlinear_shallow_trace_is_replaced_by_the_full_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = resolve_model("llama-2-70b")
+    traced: list[list[tuple[int, int, int | None]]] = []
+
+    def trace_at(_source: Any, _workload: Any, points: list[tuple[int, int, int | None]], depth: Any, *_: Any) -> Trace:
+        traced.append(points)
+        return Trace(str(len(traced)), tuple(point(b, s, d, bend=0.05) for b, s, d in points), {}, 1.0, depth)
+
+    monkeypatch.setattr(runner, "trace_python", lambda: None)
+    monkeypatch.setattr(runner, "trace_at", trace_at)
+    trace = run_trace(source, Workload(model="llama-2-70b", batch=2, seq=512, device="cpu"), 2, 512)
+    assert [d for _, _, d in traced[0]] == [2, 3, 4] * 3
+    assert traced[1] == [(2, 512, None), (4, 512, None), (2, 256, None)]
+    assert trace.layers is None and "off a line in depth" in trace.fallback
+    method = fit(trace).method(source.layers)
+    assert method.startswith(f"traced at full depth ({source.layers} layers): at 2, 3, 4 layers")
+
+
+@pytest.mark.parametrize(
+    ("model", "task", "full"),
+    [
+        ("bert-large", "finetune", True),  # 24 layers: a full trace takes about 20 s
+        ("gpt2-medium", "inference", True),
+        ("qwen2.5-72b", "inference", True),  # 80 layers of one forward pass: about 8 s
+        ("qwen2.5-32b", "finetune", True),  # 64 layers: about 51 s
+        ("qwen2.5-72b", "finetune", False),  # 80 layers: about 64 s; extended from 2, 3, 4
+        ("llama-2-70b", "lora", False),
+    ],
+)
+def test_the_full_depth_is_traced_when_it_is_cheap(model: str, task: str, full: bool) -> None:
+    workload = Workload(model=model, task=task, batch=1, seq=512, device="cpu")
+    points, depth = plan_points(resolve_model(model), 1, 512, workload.training)
+    if full:
+        assert depth is None and {d for _, _, d in points} == {None}
+    else:
+        assert depth is not None and sorted({d for _, _, d in points if d is not None}) == [2, 3, 4]
