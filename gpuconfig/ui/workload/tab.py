@@ -1,11 +1,11 @@
 """The Workload tab: describe a job, see whether it fits the chosen GPU, and what would make it fit.
 
 Every edit restarts a short timer; when it fires the form is read and answered. Only the model, task,
-precision, optimizer, checkpointing, LoRA rank and device change what must be traced: for those a trace
-runs on a worker thread (its progress shown, cancellable), and a newer edit cancels it. Everything else
-(batch, length, accumulation, GPUs, strategy, the GPU itself) is answered from the fitted trace on the
-GUI thread in milliseconds. When the workload does not fit, the techniques that need traces of their own
-are compared on the worker thread after the answer is shown.
+precision, optimizer, checkpointing, attention, device and the LoRA settings but alpha change what must be
+traced: for those a trace runs on a worker thread (its progress shown, cancellable), and a newer edit
+cancels it. Everything else (batch, length, accumulation, GPUs, strategy, the GPU itself) is answered from
+the fitted trace on the GUI thread in milliseconds. When the workload does not fit, the techniques that
+need traces of their own are compared on the worker thread after the answer is shown.
 """
 
 from __future__ import annotations
@@ -95,8 +95,9 @@ class WorkloadTab(QWidget):
         how = QLabel(
             self.tr(
                 "Batch, length, accumulation, GPU count, strategy and GPU model are answered at once from the "
-                "model's trace. Model, task, precision, optimizer, checkpointing, LoRA rank and device need a new "
-                "trace: PyTorch runs the real model on fake tensors in a separate process (seconds to a minute; "
+                "model's trace. Model, task, precision, optimizer, checkpointing, attention, device and the LoRA "
+                "settings (all but alpha) need a new trace: PyTorch runs the real model on fake tensors in a "
+                "separate process (seconds to a minute; "
                 "kept on disk, so each is traced once)."
             )
         )
