@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +27,6 @@ class Reply:
     text: Callable[[], str]
     record: Callable[[], Any] | None = None
     html: Callable[[], str] | None = None
-    forms: tuple[str, ...] = field(init=False)
-
-    def __post_init__(self) -> None:
-        names = ("text",) + (("json",) if self.record else ()) + (("html",) if self.html else ())
-        object.__setattr__(self, "forms", names)
 
     def render(self, form: str) -> str:
         if form == "json" and self.record is not None:
