@@ -5,9 +5,12 @@ model families split in two folds; what the estimate fits is fitted on one fold 
     python benchmarks/estimate_accuracy_cpu.py                  # every case: trace, then run for real
     python benchmarks/estimate_accuracy_cpu.py --only gpt2-lora  # some cases (their rows replace the old ones)
     python benchmarks/estimate_accuracy_cpu.py --refit          # fit and report again from the recorded rows
+    python benchmarks/estimate_accuracy_cpu.py --retrace        # trace again, keep the recorded real runs
 
 Each real run is its own process (peak resident memory is per process), built by the same trace worker
-program in its measuring mode, so the real run and the trace execute the same recipe. A case whose model the
+program in its measuring mode, so the real run and the trace execute the same recipe. Each case runs for real
+three times (`--repeats`): the same run's peak differs from one process to the next, so the estimate is
+compared with the median and the row keeps every run and their spread. A case whose model the
 tracer cannot build yet is kept in the table as "not supported yet"; a case that fails says why, and the
 others still run. Writes results/estimate_accuracy_cpu.json, catalog/cpu_heap.toml (the heap share, fitted
 on every family) and catalog/estimate_accuracy.toml (the held-out error band every answer shows).
@@ -48,12 +51,10 @@ def workload_of(case: dict[str, Any]) -> Any:
     return Workload(model=model, **FP32, **{k: case[k] for k in WORKLOAD_FIELDS if k in case})
 
 
-def run_case(case: dict[str, Any]) -> dict[str, Any]:
-    """Trace and estimate the case, then run it for real in a fresh process; the row says what happened."""
-    from gpuconfig.core.workers.process import run_worker
-    from gpuconfig.core.workers.programs import TRACE
+def trace_case(case: dict[str, Any]) -> dict[str, Any]:
+    """Trace and estimate the case: the row's estimate side, or why there is none."""
     from gpuconfig.core.workload import cpu_heap
-    from gpuconfig.core.workload.runner import TraceFailed, trace_request
+    from gpuconfig.core.workload.runner import TraceFailed
     from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import WorkloadError
 
@@ -71,7 +72,9 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     def at(key: str) -> float:
         return traced.fitted.at(key, workload.batch, estimate.seq)
 
-    row |= {
+    return row | {
+        "status": "traced",
+        "seq_used": estimate.seq,
         "unfitted_bytes": memory.peak - kept,
         "tensor_peak_bytes": memory.peak - memory.overhead,
         "overheads": {o.name: o.bytes for o in memory.overheads if o.name != cpu_heap.NAME},
@@ -81,21 +84,58 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
         "trace_seconds": traced.trace_seconds,
         "method": estimate.method,
     }
-    request = trace_request(traced.source, workload, [(workload.batch, estimate.seq, None)])
+
+
+def measure_case(case: dict[str, Any], seq: int, repeats: int) -> dict[str, Any]:
+    """Run the case for real `repeats` times, each in a fresh process: the peak resident memory of each run,
+    their median and spread (glibc's heap does not grow the same way twice: the order in which a run frees
+    its small objects varies with addresses and thread timing), or why a run failed."""
+    from gpuconfig.core.workers.process import run_worker
+    from gpuconfig.core.workers.programs import TRACE
+    from gpuconfig.core.workload.models import resolve_model
+    from gpuconfig.core.workload.runner import trace_request
+
+    workload = workload_of(case)
+    request = trace_request(resolve_model(workload.model), workload, [(workload.batch, seq, None)])
     request |= {"measure": True, "generate": workload.generate}
-    events: list[dict[str, Any]] = []
-    started = time.monotonic()
-    ended = run_worker(TRACE, request, events.append, sys.executable)
-    measured = next((e for e in events if e.get("event") == "measured"), None)
-    if not ended.ok or measured is None:
-        error = next((e.get("message") for e in events if e.get("event") == "error"), ended.reason)
-        return {**row, "status": "real run failed", "reason": str(error)}
-    return row | {
+    peaks, seconds, steps = [], [], []
+    for _ in range(repeats):
+        events: list[dict[str, Any]] = []
+        started = time.monotonic()
+        ended = run_worker(TRACE, request, events.append, sys.executable)
+        measured = next((e for e in events if e.get("event") == "measured"), None)
+        if not ended.ok or measured is None:
+            error = next((e.get("message") for e in events if e.get("event") == "error"), ended.reason)
+            return {"status": "real run failed", "reason": str(error)}
+        peaks.append(int(measured["peak_rss_bytes"]))
+        seconds.append(round(time.monotonic() - started, 1))
+        steps.append([round(s, 2) for s in measured["step_seconds"]])
+    middle = statistics.median(peaks)
+    return {
         "status": "measured",
-        "measured_peak_rss_bytes": int(measured["peak_rss_bytes"]),
-        "real_seconds": round(time.monotonic() - started, 1),
-        "real_step_seconds": [round(s, 2) for s in measured["step_seconds"]],
+        "measured_peak_rss_bytes": round(middle),
+        "measured_runs_bytes": peaks,
+        "measured_spread": round((max(peaks) - min(peaks)) / middle, 4),
+        "real_seconds": seconds,
+        "real_step_seconds": steps,
     }
+
+
+def run_case(case: dict[str, Any], recorded: dict[str, Any] | None, retrace: bool, repeats: int) -> dict[str, Any]:
+    """The case traced, and run for real unless `retrace` keeps the recorded measurements."""
+    row = trace_case(case)
+    if row["status"] != "traced":
+        return row
+    if retrace and recorded and recorded.get("status") == "measured":
+        kept = (
+            "measured_peak_rss_bytes",
+            "measured_runs_bytes",
+            "measured_spread",
+            "real_seconds",
+            "real_step_seconds",
+        )
+        return row | {"status": "measured"} | {k: recorded[k] for k in kept if k in recorded}
+    return row | measure_case(case, row["seq_used"], repeats)
 
 
 def held_out(rows: list[dict[str, Any]], predictor: str) -> dict[str, Any]:
@@ -104,13 +144,15 @@ def held_out(rows: list[dict[str, Any]], predictor: str) -> dict[str, Any]:
 
     def points(fold_rows: list[dict[str, Any]]) -> list[dict[str, float]]:
         keys = {"measured": "measured_peak_rss_bytes", "unfitted": "unfitted_bytes"}
-        return [{**{k: r[v] for k, v in keys.items()}, "predictor": r["predictors"][predictor]} for r in fold_rows]
+        return [
+            {**{k: r[v] for k, v in keys.items()}, "predictor": r["predictors"].get(predictor, 0)} for r in fold_rows
+        ]
 
     measured = [r for r in rows if r["status"] == "measured"]
     shares = {fold: fit_share(points([r for r in measured if r["fold"] != fold])) for fold in ("A", "B")}
     errors = {}
     for r in measured:
-        estimate = r["unfitted_bytes"] + shares[r["fold"]] * r["predictors"][predictor]
+        estimate = r["unfitted_bytes"] + shares[r["fold"]] * r["predictors"].get(predictor, 0)
         errors[r["case"]] = round((estimate - r["measured_peak_rss_bytes"]) / r["measured_peak_rss_bytes"], 4)
     return {
         "share_fitted_without_fold": {fold: round(s, 4) for fold, s in shares.items()},
@@ -133,11 +175,29 @@ def summary(errors: list[float]) -> dict[str, Any]:
     }
 
 
+def spread(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """How far apart the repeated real runs of a case were, (largest - smallest) / median, over the cases."""
+    spreads = {r["case"]: r["measured_spread"] for r in rows if "measured_spread" in r}
+    if not spreads:
+        return {"cases": 0}
+    widest = max(spreads, key=lambda case: spreads[case])
+    return {
+        "cases": len(spreads),
+        "median": round(statistics.median(spreads.values()), 4),
+        "widest": widest,
+        "widest_spread": spreads[widest],
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--only", nargs="*", help="run only these cases; the others keep their recorded rows")
     parser.add_argument("--refit", action="store_true", help="do not run: fit and report from the recorded rows")
+    parser.add_argument(
+        "--retrace", action="store_true", help="trace again but keep the recorded real runs (after an estimator change)"
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="real runs of each case (their median is compared)")
     args = parser.parse_args()
     from gpuconfig.core.workload.cpu_heap import PREDICTORS
 
@@ -145,17 +205,23 @@ def main() -> int:
     old = json.loads(args.out.read_text())["rows"] if args.out.is_file() else []
     recorded = {r["case"]: r for r in old if "case" in r}
     rows = []
-    partial = Path(tempfile.gettempdir()) / "estimate_accuracy_cpu.partial.json"
+    partial = Path(tempfile.gettempdir()) / f"{args.out.stem}-{os.getpid()}.partial.json"
     for case in CASES:
         if args.refit or (args.only and case["case"] not in args.only):
             rows.append(recorded.get(case["case"], {**case, "fold": FOLDS[case["family"]], "status": "not run"}))
             continue
-        row = run_case(case)
+        row = run_case(case, recorded.get(case["case"]), args.retrace, args.repeats)
         rows.append(row)
         print(line(row), flush=True)
         partial.write_text(json.dumps(rows, indent=1), encoding="utf-8")  # a crash keeps what was measured
     comparison = {name: held_out(rows, name) for name in PREDICTORS}
-    chosen = min(comparison, key=lambda name: comparison[name]["all"].get("median_abs_error", 1.0))
+    chosen = min(
+        comparison,
+        key=lambda name: (
+            comparison[name]["all"].get("median_abs_error", 1.0),
+            abs(comparison[name]["all"].get("worst_error", 1.0)),
+        ),
+    )
     result = report(rows, comparison, chosen)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     write_catalog(result)
@@ -171,6 +237,7 @@ def line(row: dict[str, Any], error: float | None = None) -> str:
         return head + f"{row['status']}: {row.get('reason', '')}"[:160]
     real = row["measured_peak_rss_bytes"]
     text = f"unfitted {row['unfitted_bytes'] / 2**20:7.0f} MiB  measured {real / 2**20:7.0f} MiB"
+    text += f" (spread {100 * row.get('measured_spread', 0.0):4.1f}%)"
     text += f"  unfitted error {100 * (row['unfitted_bytes'] - real) / real:+6.1f}%"
     return head + text + (f"  held-out error {100 * error:+6.1f}%" if error is not None else "")
 
@@ -180,7 +247,7 @@ def report(rows: list[dict[str, Any]], comparison: dict[str, Any], chosen: str) 
     for row in rows:
         if row["status"] == "measured":
             share = comparison[chosen]["share_fitted_without_fold"][row["fold"]]
-            row["estimate_bytes"] = round(row["unfitted_bytes"] + share * row["predictors"][chosen])
+            row["estimate_bytes"] = round(row["unfitted_bytes"] + share * row["predictors"].get(chosen, 0))
             row["error"] = errors[row["case"]]
             real = row["measured_peak_rss_bytes"]
             row["unfitted_error"] = round((row["unfitted_bytes"] - real) / real, 4)
@@ -194,6 +261,7 @@ def report(rows: list[dict[str, Any]], comparison: dict[str, Any], chosen: str) 
         "held_out": comparison[chosen]["all"],
         "held_out_by_fold": comparison[chosen]["by_fold"],
         "without_heap_share": summary([r["unfitted_error"] for r in rows if r["status"] == "measured"]),
+        "measurement_spread": spread([r for r in rows if r["status"] == "measured"]),
         "predictors_compared": comparison,
         "cases": len(rows),
         "families": len({r["family"] for r in rows if r["status"] == "measured"}),

@@ -87,3 +87,49 @@ def test_the_heap_term_reads_its_predictor_from_the_fit() -> None:
     values = dict.fromkeys(cpu_heap.PREDICTORS[predictor], 1000.0)
     kept = cpu_heap.kept_bytes(lambda key: values.get(key, 0.0))
     assert kept == (round(share * 1000 * len(values)), source)
+
+
+def test_the_replayed_small_blocks_are_read_from_the_measured_catalog() -> None:
+    objects = cpu_heap.autograd_objects()
+    assert objects is not None, "catalog/autograd_objects.toml is written by benchmarks/autograd_objects.py"
+    assert "benchmarks/autograd_objects.py" in objects["source"] and objects["torch"]
+    for name, count in (("plain", "per_node"), ("checkpointed", "per_node"), ("tensor", "per_storage")):
+        assert 1 < objects[name][count] < 10, name  # a few blocks each, as PyTorch's C++ objects go
+        assert sum(share for _, share in objects[name]["sizes"]) == pytest.approx(1.0, abs=0.01)
+    assert set(objects["tensor"]["before"]) <= {size for size, _ in objects["tensor"]["sizes"]}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "",  # empty: no tables
+        "[plain]\nper_node = 4.0\nsizes = [[16, 1.0]]\n",  # the other tables missing
+        "[plain]\nper_node = nan\nsizes = [[16, 1.0]]\n[checkpointed]\nper_node = 3.0\nsizes = [[32, 1.0]]\n"
+        "[tensor]\nper_storage = 3.0\nsizes = [[96, 1.0]]\n",  # not a number
+        "[plain]\nper_node = 4.0\nsizes = [[-16, 1.0]]\n[checkpointed]\nper_node = 3.0\nsizes = [[32, 1.0]]\n"
+        "[tensor]\nper_storage = 3.0\nsizes = [[96, 1.0]]\n",  # a negative size
+        "[plain\n",  # not TOML
+    ],
+)
+def test_a_damaged_small_block_table_means_the_tensors_alone_are_replayed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, body: str
+) -> None:
+    (tmp_path / cpu_heap.OBJECTS_FILE).write_text(body, encoding="utf-8")
+    monkeypatch.setattr(cpu_heap, "catalog_dir", lambda: tmp_path)
+    cpu_heap.autograd_objects.cache_clear()
+    try:
+        assert cpu_heap.autograd_objects() is None
+    finally:
+        cpu_heap.autograd_objects.cache_clear()
+
+
+def test_cpu_traces_carry_the_small_blocks_and_gpu_traces_do_not(tmp_path: Path) -> None:
+    from gpuconfig.core.workload.models import resolve_model
+    from gpuconfig.core.workload.runner import trace_request
+    from gpuconfig.core.workload.spec import Workload
+
+    source = resolve_model("gpt2")
+    cpu = trace_request(source, Workload(model="gpt2", device="cpu", precision="fp32"), [(1, 8, None)])
+    assert cpu["autograd_objects"] == cpu_heap.autograd_objects()
+    gpu = trace_request(source, Workload(model="gpt2", device="cuda", precision="bf16"), [(1, 8, None)])
+    assert "autograd_objects" not in gpu

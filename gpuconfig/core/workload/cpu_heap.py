@@ -1,22 +1,24 @@
-"""The memory glibc's heap keeps on the CPU beyond what replaying the traced tensors through malloc shows.
+"""What glibc's heap holds on the CPU beyond the tensors: the small blocks replayed among them, and any
+measured share left on top.
 
 The trace replays every tensor allocation and free through this machine's malloc (workers/tracer/heap.py) and
-counts the growth of the heap beyond the tensors. A real run's heap still ends larger: between the tensors it
-allocates about five small C++ objects for each one (autograd nodes, tensor headers, saved variables, kernel
-caches), and some of them outlive the tensors around them, so the holes those tensors leave cannot merge and
-be given back. The trace cannot see that stream, so its effect is a measured share of a traced quantity.
+counts the growth of the heap beyond the tensors. Tensors alone are not what a real run's malloc sees: each
+storage comes with a few header blocks (StorageImpl, TensorImpl), and each autograd node a training step
+creates holds about four small objects (the node, its edges, saved variables) until backward runs it. Placed
+between the tensors, those blocks keep the holes freed temporaries leave from merging, so the heap grows well
+past the tensors: replaying a real Whisper-small LoRA step's own malloc stream through glibc gives a 3.8 GB
+heap, its tensors alone 2.2 GB. The trace marks every node where the model creates and releases it
+(workers/tracer/autograd_nodes.py), and the replay allocates the blocks with malloc there; how many there are
+and their sizes are PyTorch's, measured by benchmarks/autograd_objects.py from the malloc stream of a
+reference model that is none of the benchmark's families (catalog/autograd_objects.toml, read here).
 
-Which quantity: only memory the heap serves can be kept. mallopt(3), M_MMAP_THRESHOLD: requests at least the
-threshold large are mmap(2)ed and given back when freed; smaller ones come from the heap, which keeps what is
-freed. The threshold starts at 128 KiB and rises to the size of each larger block freed, up to
-DEFAULT_MMAP_THRESHOLD_MAX (32 MiB on 64-bit). workers/tracer/heap_profile.py follows that rule over the traced
-allocations and reports every heap-served byte the traced steps allocate (`heap_allocated_bytes`): the churn
-among which the small objects land. The kept memory is a measured share of it, 0.07 on this machine's glibc.
-benchmarks/estimate_accuracy_cpu.py fits the share on half the model families and reports its error on the
-other half (and the other way round), then writes the share fitted on all of them to catalog/cpu_heap.toml.
-It compares three predictors that way and keeps the one with the smaller held-out error: the heap-served bytes
-allocated (median 5.1 %, worst -17.9 % held out), the traced activations (5.4 %, -20.2 %) and the heap-served
-bytes freed before the peak (9.8 %, +23.3 %); without the term the median is 11.9 %, the worst -33.0 %.
+What is left may be a measured share of a traced quantity (catalog/cpu_heap.toml):
+benchmarks/estimate_accuracy_cpu.py fits each candidate share on half the model families, reports its error on
+the other half (and the other way round), and keeps the candidate with the smaller held-out error, "none"
+(nothing added) among them. Only memory the heap serves can be kept: mallopt(3), M_MMAP_THRESHOLD, requests
+at least the threshold large are mmap(2)ed and given back when freed; the threshold starts at 128 KiB and
+rises to each larger block freed, up to 32 MiB on 64-bit, and workers/tracer/heap_profile.py follows that
+rule over the traced allocations for the candidates that read heap-served bytes.
 """
 
 from __future__ import annotations
@@ -25,13 +27,16 @@ import statistics
 import tomllib
 from collections.abc import Callable, Mapping
 from functools import cache
+from typing import Any
 
 from gpuconfig.core.paths import catalog_dir
 
+OBJECTS_FILE = "autograd_objects.toml"
 NAME = "CPU heap kept by glibc (freed blocks pinned by the run's small objects)"
 HEAP_FILE = "cpu_heap.toml"
 # What the kept memory may be a share of: name -> the traced quantities it sums, at the workload's batch and length.
 PREDICTORS: dict[str, tuple[str, ...]] = {
+    "none": (),  # nothing added: the replay alone is the estimate
     "heap_freed": ("heap_freed_at_peak_bytes",),
     "heap_allocated": ("heap_allocated_bytes",),
     "activations": ("peak.activations", "peak.temporaries", "peak.inputs"),
@@ -70,7 +75,32 @@ def measured_share() -> tuple[str, float, str] | None:
 def kept_bytes(at: Callable[[str], float]) -> tuple[int, str] | None:
     """The bytes the heap keeps beyond the replayed tensors, and their source; None before they are measured."""
     measured = measured_share()
-    if measured is None:
+    if measured is None or measured[0] == "none":
         return None
     predictor, share, source = measured
     return round(share * predictor_bytes(predictor, at)), source
+
+
+@cache
+def autograd_objects() -> dict[str, Any] | None:
+    """The small blocks a CPU training step allocates beside its tensors, as measured by
+    benchmarks/autograd_objects.py from a real run's malloc stream (catalog/autograd_objects.toml): per
+    autograd node of each kind ("plain", "checkpointed": `per_node` blocks and the share of each size) and
+    per tensor storage ("tensor": `per_storage`, the shares, and the sizes allocated `before` it). None when
+    the file is absent or damaged: the heap replay then follows the tensors alone."""
+    path = catalog_dir() / OBJECTS_FILE
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+        tables: dict[str, Any] = {}
+        for name, count in (("plain", "per_node"), ("checkpointed", "per_node"), ("tensor", "per_storage")):
+            table = data[name]
+            per = float(table[count])
+            sizes = [[int(size), float(share)] for size, share in table["sizes"]]
+            if not (0 <= per < 100 and sizes and all(0 < s < 1 << 20 and 0 <= f <= 1 for s, f in sizes)):
+                return None
+            tables[name] = {count: per, "sizes": sizes}
+        tables["tensor"]["before"] = [int(size) for size in data["tensor"].get("before", [])]
+        return tables | {"torch": str(data.get("torch", "")), "source": str(data.get("source", ""))}
+    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
+        return None

@@ -231,6 +231,12 @@ def _divide(parts: dict[str, float], fitted: Fitted, workload: Workload) -> tupl
     return out, strategy
 
 
+def objects_source() -> str:
+    """Where the replayed small blocks come from, as the answer says it."""
+    objects = cpu_heap.autograd_objects()
+    return objects["source"] if objects else "not measured: catalog/autograd_objects.toml is missing, tensors only"
+
+
 def _overheads(
     fitted: Fitted,
     workload: Workload,
@@ -248,7 +254,10 @@ def _overheads(
                 round(max(0.0, heap - traced_tensors)),
                 "every traced allocation and free replayed through this machine's glibc malloc "
                 "(posix_memalign, 64-byte aligned as PyTorch's CPU allocator) in a fresh copy of the trace "
-                "process; the growth of its heap and mapped chunks (mallinfo2) beyond the tensors",
+                "process, with the small blocks a real step allocates among them (each tensor's headers, each "
+                "autograd node's objects until backward runs it; "
+                + objects_source()
+                + "); the growth of its heap and mapped chunks (mallinfo2) beyond the tensors",
             )
             if fitted.heap_replayed
             else Overhead(

@@ -21,6 +21,7 @@ from gpuconfig.core.workers.interpreters import Interpreter, interpreter
 from gpuconfig.core.workers.process import Deadline, run_worker
 from gpuconfig.core.workers.programs import TRACE, program_digest
 from gpuconfig.core.workers.pythons import NoTorchPython, PythonNotFound, worker_python
+from gpuconfig.core.workload import cpu_heap
 from gpuconfig.core.workload.depth import SHALLOW_LAYERS, check_depth
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
@@ -124,7 +125,11 @@ def trace_settings(workload: Workload) -> dict[str, Any]:
 
 
 def trace_request(source: ModelSource, workload: Workload, points: list[tuple[int, int, int | None]]) -> dict[str, Any]:
-    return {"model": source.request(), **trace_settings(workload), "points": points}
+    request = {"model": source.request(), **trace_settings(workload), "points": points}
+    objects = cpu_heap.autograd_objects() if workload.device == "cpu" else None
+    if objects:  # the small blocks the heap replay places among the tensors
+        request["autograd_objects"] = objects
+    return request
 
 
 def cache_key(request: dict[str, Any], source: ModelSource, python: Interpreter) -> str:

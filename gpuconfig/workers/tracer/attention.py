@@ -190,10 +190,42 @@ def attention_kernels(request: dict[str, Any], model: Any) -> Iterator[Attention
 
     functional.scaled_dot_product_attention = routed
     try:
-        with cuda_softmax_and_dropout(device):
+        with cuda_softmax_and_dropout(device), unpacked_sequences():
             yield record
     finally:
         functional.scaled_dot_product_attention = original
+
+
+@contextlib.contextmanager
+def unpacked_sequences() -> Iterator[None]:
+    """Under fake tensors, transformers' mask builder takes the batch for packed sequences: it reads the
+    position ids to find where one sequence ends and the next begins (masking_utils.find_packed_sequence_indices),
+    cannot read fake values, and so keeps a packed-sequence mask. A real run with the tracer's inputs (one
+    sequence per row, positions counted from 0) finds none, skips the mask for SDPA's is_causal and passes
+    grouped key/value heads to SDPA as they are; with the mask it would build a length-squared mask and repeat
+    every key/value head (repeat_kv), memory the real run never holds. So under fake tensors the answer is the
+    real run's: no packed sequences. Transformers without that function are left as they are."""
+    try:
+        from transformers import masking_utils
+    except ImportError:
+        yield
+        return
+    original = getattr(masking_utils, "find_packed_sequence_indices", None)
+    if original is None:
+        yield
+        return
+    fake_tensor = torch_private.private("torch._subclasses.fake_tensor", "FakeTensor")
+
+    def real_answer(position_ids: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(position_ids, fake_tensor):
+            return None
+        return original(position_ids, *args, **kwargs)
+
+    masking_utils.find_packed_sequence_indices = real_answer
+    try:
+        yield
+    finally:
+        masking_utils.find_packed_sequence_indices = original
 
 
 @contextlib.contextmanager

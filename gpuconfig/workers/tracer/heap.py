@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sys
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
+
+from .autograd_nodes import CHECKPOINTED, PLAIN
+
+TENSOR, SMALL = 0, 1  # a replayed block: a tensor's storage (posix_memalign) or one of a node's small objects
 
 
 class MallocReplay:
@@ -18,6 +24,13 @@ class MallocReplay:
     (allocate, size) and (free) and performs it with posix_memalign and free, without touching the memory,
     and reports the largest growth of glibc's own footprint (mallinfo2: heap arena plus mapped chunks).
     Each sequence is replayed in a fresh fork of that copy, so one never inherits another's heap.
+
+    The tensors alone are not the whole stream: each autograd node a training step creates brings small
+    objects that live until backward runs it (workers/tracer/autograd_nodes.py), and they decide how much of
+    the freed memory glibc can reuse. Given the nodes' marks and `objects` (how many small objects a node
+    of each kind holds and their sizes, measured from a real run's malloc stream: catalog/
+    autograd_objects.toml), the replay allocates them with malloc where the node was created and frees them
+    where backward released it.
     Linux with glibc 2.33 or later only; elsewhere `available` is False.
     """
 
@@ -87,18 +100,23 @@ class MallocReplay:
         with open(path, encoding="utf-8") as handle:
             events = json.load(handle)
         # Addresses live in a preallocated array, not a growing dict: the replay itself must not call malloc.
-        slots = (ctypes.c_void_p * (max((slot for slot, _ in events), default=0) + 1))()
+        libc.malloc.restype = ctypes.c_void_p
+        libc.malloc.argtypes = [ctypes.c_size_t]
+        slots = (ctypes.c_void_p * (max((slot for slot, _, _ in events), default=0) + 1))()
         pointer = ctypes.c_void_p()
         mallinfo2 = libc.mallinfo2
         info = mallinfo2()
         start = info.arena + info.hblkhd
         peak = 0
-        for slot, size in events:
+        for slot, size, kind in events:
             if size < 0:
                 if slots[slot]:
                     libc.free(slots[slot])
                     slots[slot] = None
                 continue
+            if kind == SMALL:
+                slots[slot] = libc.malloc(size)
+                continue  # a small object never sets the peak: the next tensor's allocation reads it
             if libc.posix_memalign(ctypes.byref(pointer), 64, max(1, size)) != 0:
                 return -1
             slots[slot] = pointer.value
@@ -106,25 +124,45 @@ class MallocReplay:
             peak = max(peak, info.arena + info.hblkhd - start)
         return peak
 
-    def peak(self, events: list[tuple[int, int]]) -> int | None:
-        """Largest heap growth for (key, size) allocations and (key, -1) frees; None if unavailable."""
+    def close(self) -> None:
+        """Let the copy go: it exits when its requests end."""
+        if self.available:
+            self.available = False
+            self._requests.close()
+            self._results.close()
+            os.waitpid(self.pid, 0)
+
+    def __enter__(self) -> MallocReplay:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def peak(
+        self,
+        events: list[tuple[int, int]],
+        marks: Sequence[tuple[int, int, int]] = (),
+        objects: Mapping[str, Any] | None = None,
+    ) -> int | None:
+        """Largest heap growth for (key, size) allocations and (key, -1) frees, with the small objects of
+        the autograd nodes `marks` places among them (see the class); None if unavailable."""
         if not self.available:
             return None
         import tempfile
 
-        slots: dict[int, int] = {}
+        slots: dict[Any, int] = {}
         free_slots: list[int] = []
         numbered = []
-        for key, size in events:  # each live storage gets a slot; a freed slot is reused
+        for key, size, kind in with_small_objects(events, marks, objects):  # a live block has a slot, then reused
             if size < 0:
                 if key in slots:
                     slot = slots.pop(key)
                     free_slots.append(slot)
-                    numbered.append((slot, -1))
+                    numbered.append((slot, -1, kind))
                 continue
             slot = free_slots.pop() if free_slots else len(slots) + len(free_slots)
             slots[key] = slot
-            numbered.append((slot, size))
+            numbered.append((slot, size, kind))
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as handle:
             json.dump(numbered, handle)
         try:
@@ -136,3 +174,80 @@ class MallocReplay:
         finally:
             os.unlink(handle.name)
         return answer if answer >= 0 else None
+
+
+def with_small_objects(
+    events: list[tuple[int, int]], marks: Sequence[tuple[int, int, int]], objects: Mapping[str, Any] | None
+) -> Iterator[tuple[Any, int, int]]:
+    """The storage events as (key, size, TENSOR), each storage with its header blocks and each marked node
+    with its small objects, as (key, size, SMALL); a free is size -1. A storage's headers are allocated
+    around it (the sizes `before` lists ahead of it, the rest after) and freed after it; a node's objects
+    are allocated where it was created and freed where it was released. Each table gives how many blocks a
+    storage (`per_storage`) or a node of its kind (`per_node`) has on average, a fraction carried to the
+    next one, and the sizes drawn in a fixed shuffled cycle that follows the measured shares."""
+    tables = {"tensor": "per_storage", "plain": "per_node", "checkpointed": "per_node"}
+    measured = {name: objects[name] for name in tables if objects and objects.get(name, {}).get("sizes")}
+    cycles = {name: size_cycle(table["sizes"]) for name, table in measured.items()}
+    drawn = dict.fromkeys(measured, 0)
+    owed = dict.fromkeys(measured, 0.0)
+    ahead = {int(size) for size in measured.get("tensor", {}).get("before", ())}
+
+    def draw(name: str) -> list[int]:
+        """The sizes of the next storage's or node's blocks."""
+        if name not in measured:
+            return []
+        before = owed[name]
+        owed[name] += float(measured[name][tables[name]])
+        sizes = []
+        for _ in range(int(owed[name]) - int(before)):
+            cycle = cycles[name]
+            sizes.append(cycle[drawn[name] % len(cycle)])
+            drawn[name] += 1
+        return sizes
+
+    held: dict[Any, list[Any]] = {}
+    by_position: dict[int, list[tuple[int, int]]] = {}
+    for position, serial, kind in marks:
+        by_position.setdefault(position, []).append((serial, kind))
+    kinds = {PLAIN: "plain", CHECKPOINTED: "checkpointed"}
+
+    def at(position: int) -> Iterator[tuple[Any, int, int]]:
+        for serial, kind in by_position.get(position, ()):
+            node = ("node", serial)
+            if kind == 0:
+                for key in held.pop(node, ()):
+                    yield key, -1, SMALL
+                continue
+            blocks = [((node, index), size) for index, size in enumerate(draw(kinds.get(kind, "")))]
+            held[node] = [key for key, _ in blocks]
+            for key, size in blocks:
+                yield key, size, SMALL
+
+    for position, (key, size) in enumerate(events):
+        yield from at(position)
+        if size < 0:
+            yield key, size, TENSOR
+            for header in held.pop(("tensor", key), ()):
+                yield header, -1, SMALL
+            continue
+        if ("tensor", key) in held:  # a storage resized without its free: its old headers go with it
+            for header in held.pop(("tensor", key)):
+                yield header, -1, SMALL
+        headers = [(("tensor", key), index, header_size) for index, header_size in enumerate(draw("tensor"))]
+        held[("tensor", key)] = [(owner, index) for owner, index, _ in headers]
+        for owner, index, header_size in headers:
+            if header_size in ahead:
+                yield (owner, index), header_size, SMALL
+        yield key, size, TENSOR
+        for owner, index, header_size in headers:
+            if header_size not in ahead:
+                yield (owner, index), header_size, SMALL
+    yield from at(len(events))
+
+
+def size_cycle(sizes: list[list[float]], length: int = 1000) -> list[int]:
+    """`length` object sizes in a fixed shuffled order, each size as often as its share says."""
+    total = sum(share for _, share in sizes) or 1.0
+    cycle = [int(size) for size, share in sizes for _ in range(max(1, round(length * share / total)))]
+    random.Random(0).shuffle(cycle)
+    return cycle

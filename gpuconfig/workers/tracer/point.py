@@ -10,6 +10,7 @@ from typing import Any
 from . import torch_private
 from .adapters import make_optimizer, quantize_linears
 from .attention import attention_kernels
+from .autograd_nodes import node_marker
 from .counting import op_counter
 from .cuda_cache import reserved_peak
 from .events import TraceError
@@ -105,6 +106,7 @@ def trace_point(
         trainable_params = sum(p.numel() for p in unique_trainable)
         grad_bytes = sum(p.numel() * p.element_size() for p in unique_trainable)
         tracker = torch_private.recording_tracker()
+        marker = node_marker(tracker.events)
         counter = op_counter()
         kv = 0
         with frozen_parameters_tolerated(), attention_kernels(request, model) as attention, tracker:
@@ -116,8 +118,9 @@ def trace_point(
                 if last:
                     tracker.reset_mod_stats()  # MemTracker refuses a module's second call otherwise
                     peaks.begin()  # the peaks of the last (steady-state) step only
-                with counter if last else contextlib.nullcontext():
+                with counter if last else contextlib.nullcontext(), marker:
                     kv = one_step(model, inputs, optimizer, request, peaks if last else None)
+                marker.release_all()
             peak_phase, peak = peaks.peak()
     return {
         "batch": batch,
@@ -129,7 +132,10 @@ def trace_point(
         "phases": peaks.phases,
         "phase_positions": peaks.positions,
         "kv_cache_bytes": kv,
-        "cpu_heap_peak_bytes": replay.peak(tracker.events) if replay is not None else None,
+        "cpu_heap_peak_bytes": (
+            replay.peak(tracker.events, marker.marks, request.get("autograd_objects")) if replay is not None else None
+        ),
+        "autograd_nodes": sum(kind != 0 for _, _, kind in marker.marks),
         "cuda_reserved_peak_bytes": reserved_peak(tracker.events)[1] if request.get("device") == "cuda" else None,
         **heap_profile(tracker.events),
         "params": total_params,

@@ -67,6 +67,18 @@ def dispatch_mode() -> Any:
     return private("torch.utils._python_dispatch", "TorchDispatchMode")
 
 
+def function_mode() -> Any:
+    """TorchFunctionMode, the base of a mode that sees every torch function call above autograd."""
+    return private("torch.overrides", "TorchFunctionMode")
+
+
+def top_saved_tensor_hooks() -> Callable[[], Any]:
+    """A function returning the innermost saved-tensor hooks in force (None outside any): activation
+    checkpointing runs its region's operators under its own."""
+    top = private("torch._C._autograd", "_top_saved_tensors_default_hooks")
+    return lambda: top(False)
+
+
 def tree_flatten() -> Callable[[Any], tuple[list[Any], Any]]:
     """torch's pytree flatten: the leaves of nested tuples, lists and dicts, and the tree's structure."""
     flatten: Callable[[Any], tuple[list[Any], Any]] = private("torch.utils._pytree", "tree_flatten")

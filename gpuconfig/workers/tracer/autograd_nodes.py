@@ -1,0 +1,73 @@
+"""When each autograd node of a traced step is created and released, in the stream of storage events.
+
+A real CPU step allocates more than its tensors: for every autograd node it creates (AddmmBackward0,
+ViewBackward0, AccumulateGrad...) PyTorch's C++ side allocates about four small objects from malloc (the
+node, its edges, its saved variables and the tensor headers they keep), and they live until backward runs
+the node. Allocated between a step's large tensors, they pin the holes the freed temporaries leave, so glibc's
+heap grows well past the tensors (workers/tracer/heap.py). The graph under fake tensors is the real graph
+(autograd runs above them), so its nodes are seen here as the model creates them: a node is marked at the
+storage event it follows, with whether it was created inside an activation-checkpointed region (whose
+saved tensors are packed away, so its objects differ), and marked again when backward has run it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import torch_private
+
+PLAIN, CHECKPOINTED = 1, 2  # the kinds of node; a release is marked with kind 0
+
+
+def node_marker(events: list[Any]) -> Any:
+    """A TorchFunctionMode that appends (storage events so far, node serial, kind) to `marks` for every
+    autograd node the step creates, and (position, serial, 0) when backward has run it (or, for a node
+    backward never reaches, when `release_all` is called at the end of the step)."""
+    import torch
+
+    function_mode = torch_private.function_mode()
+    flatten = torch_private.tree_flatten()
+    top_saved_tensor_hooks = torch_private.top_saved_tensor_hooks()
+
+    class NodeMarker(function_mode):  # type: ignore[misc,valid-type]
+        def __init__(self) -> None:
+            super().__init__()
+            self.marks: list[tuple[int, int, int]] = []
+            self.live: dict[int, tuple[Any, int]] = {}  # id(node) -> (node, serial); the node is kept alive
+            self.serial = 0
+
+        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            out = func(*args, **(kwargs or {}))
+            if torch.is_grad_enabled():
+                kind = PLAIN if top_saved_tensor_hooks() is None else CHECKPOINTED
+                leaves = flatten(out)[0]
+                self._mark([t.grad_fn for t in leaves if isinstance(t, torch.Tensor) and t.grad_fn is not None], kind)
+            return out
+
+        def _mark(self, nodes: list[Any], kind: int) -> None:
+            """Mark every node reachable from `nodes` that is not marked yet (the function may have created
+            several, each reaching the ones it was built on)."""
+            while nodes:
+                node = nodes.pop()
+                if node is None or id(node) in self.live:
+                    continue
+                self.serial += 1
+                self.live[id(node)] = (node, self.serial)
+                self.marks.append((len(events), self.serial, kind))
+                node.register_hook(self._released(id(node)))
+                nodes.extend(f for f, _ in node.next_functions if f is not None and id(f) not in self.live)
+
+        def _released(self, key: int) -> Any:
+            def hook(*_: Any) -> None:
+                item = self.live.pop(key, None)
+                if item is not None:
+                    self.marks.append((len(events), item[1], 0))
+
+            return hook
+
+        def release_all(self) -> None:
+            for _, serial in self.live.values():
+                self.marks.append((len(events), serial, 0))
+            self.live.clear()
+
+    return NodeMarker()

@@ -1,0 +1,87 @@
+"""The CPU heap replay: autograd nodes' small objects placed among the traced tensors, and what they do to
+glibc's heap when replayed through the real malloc."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+
+import pytest
+
+from gpuconfig.workers.tracer.autograd_nodes import CHECKPOINTED, PLAIN
+from gpuconfig.workers.tracer.heap import SMALL, TENSOR, MallocReplay, size_cycle, with_small_objects
+
+KiB = 1024
+OBJECTS = {
+    "plain": {"per_node": 2.5, "sizes": [[16, 0.5], [176, 0.5]]},
+    "checkpointed": {"per_node": 1.0, "sizes": [[32, 1.0]]},
+}
+
+
+def test_a_node_holds_its_objects_from_where_it_was_created_to_where_backward_released_it() -> None:
+    events = [(1, 1000), (1, -1), (2, 2000)]
+    marks = [(1, 7, PLAIN), (3, 7, 0)]  # created before the second event, released after the last
+    stream = list(with_small_objects(events, marks, OBJECTS))
+    assert [kind for _, _, kind in stream] == [TENSOR, SMALL, SMALL, TENSOR, TENSOR, SMALL, SMALL]
+    allocated = [(key, size) for key, size, kind in stream[1:3]]
+    freed = [key for key, size, kind in stream[5:]]
+    assert all(size in (16, 176) for _, size in allocated)
+    assert sorted(freed) == sorted(key for key, _ in allocated)
+    assert all(size == -1 for _, size, _ in stream[5:])
+
+
+def test_objects_per_node_carry_their_fraction_and_sizes_follow_the_measured_shares() -> None:
+    marks = [(0, serial, PLAIN) for serial in range(1, 1001)]
+    stream = list(with_small_objects([(1, 64)], marks, OBJECTS))
+    sizes = Counter(size for _, size, kind in stream if kind == SMALL)
+    assert sum(sizes.values()) == 2500  # 2.5 per node over 1,000 nodes: 2, 3, 2, 3...
+    assert sizes[16] == pytest.approx(1250, rel=0.05) and sizes[176] == pytest.approx(1250, rel=0.05)
+
+
+def test_checkpointed_nodes_take_their_own_table_and_a_kind_without_one_places_nothing() -> None:
+    marks = [(0, 1, CHECKPOINTED), (0, 2, PLAIN)]
+    stream = list(with_small_objects([(1, 64)], marks, {"checkpointed": OBJECTS["checkpointed"]}))
+    assert [(key[0], size) for key, size, kind in stream if kind == SMALL] == [(("node", 1), 32)]
+    assert list(with_small_objects([(1, 64)], marks, None)) == [(1, 64, TENSOR)]
+
+
+def test_a_storage_comes_with_its_headers_some_ahead_of_it_and_all_freed_after_it() -> None:
+    headers = {"tensor": {"per_storage": 2.0, "sizes": [[96, 0.5], [176, 0.5]], "before": [96]}}
+    stream = list(with_small_objects([(5, 4096), (5, -1)], [], headers))
+    assert [(key if kind == TENSOR else size, kind) for key, size, kind in stream][:3] in (
+        [(96, SMALL), (5, TENSOR), (176, SMALL)],  # the 96-byte header first, the 176-byte one after
+        [(96, SMALL), (96, SMALL), (5, TENSOR)],
+        [(5, TENSOR), (176, SMALL), (176, SMALL)],
+    )
+    assert stream[3][:2] == (5, -1) and [size for _, size, _ in stream[4:]] == [-1, -1]
+    assert sorted(key for key, _, kind in stream[4:]) == sorted(key for key, size, kind in stream[:3] if kind == SMALL)
+    many = list(with_small_objects([(k, 4096) for k in range(1000)], [], headers))
+    assert Counter(size for _, size, kind in many if kind == SMALL) == pytest.approx({96: 1000, 176: 1000}, rel=0.05)
+
+
+def test_the_size_cycle_is_fixed_and_follows_the_shares() -> None:
+    cycle = size_cycle([[16, 0.25], [488, 0.75]], length=400)
+    assert cycle == size_cycle([[16, 0.25], [488, 0.75]], length=400)
+    assert Counter(cycle) == {16: 100, 488: 300}
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not hasattr(os, "confstr") or not os.confstr("CS_GNU_LIBC_VERSION"),
+    reason="the heap replay runs glibc's own malloc",
+)
+def test_the_replay_mallocs_the_objects_and_frees_them_where_the_nodes_are_released() -> None:
+    """10,000 nodes of four 488-byte objects, live when a last tensor sets the peak: the heap holds them too.
+    Released before it, they leave memory glibc keeps for reuse, and the peak no longer counts them whole."""
+    nodes, objects = 10_000, {"plain": {"per_node": 4.0, "sizes": [[488, 1.0]]}}
+    events = [(1, 64 * KiB), (2, 64 * KiB)]
+    held = [(1, serial, PLAIN) for serial in range(1, nodes + 1)]
+    released = held + [(1, serial, 0) for serial in range(1, nodes + 1)]
+    with MallocReplay() as replay:
+        assert replay.available
+        alone, live = replay.peak(events), replay.peak(events, held, objects)
+        freed = replay.peak(events, released, objects)
+    assert alone is not None and live is not None and freed is not None
+    object_bytes = nodes * 4 * 496  # 488 bytes each, in a 496-byte chunk (8 bytes of header, 16-byte steps)
+    assert live - alone == pytest.approx(object_bytes, rel=0.1)
+    assert freed - alone < object_bytes / 4  # the last tensors fit in the memory the objects gave back
