@@ -79,6 +79,8 @@ def trace_case(case: dict[str, Any]) -> dict[str, Any]:
         "tensor_peak_bytes": memory.peak - memory.overhead,
         "overheads": {o.name: o.bytes for o in memory.overheads if o.name != cpu_heap.NAME},
         "predictors": {name: round(cpu_heap.predictor_bytes(name, at)) for name in cpu_heap.PREDICTORS},
+        # what replaying the small blocks (tensor headers, autograd nodes' objects) adds to the heap
+        "small_blocks_bytes": round(at("cpu_heap_peak_bytes") - at("cpu_heap_tensors_peak_bytes")),
         "heap_live_at_peak_bytes": round(at("heap_live_at_peak_bytes")),
         "heap_high_water_bytes": round(at("heap_high_water_bytes")),
         "trace_seconds": traced.trace_seconds,
@@ -261,6 +263,14 @@ def report(rows: list[dict[str, Any]], comparison: dict[str, Any], chosen: str) 
         "held_out": comparison[chosen]["all"],
         "held_out_by_fold": comparison[chosen]["by_fold"],
         "without_heap_share": summary([r["unfitted_error"] for r in rows if r["status"] == "measured"]),
+        "without_small_blocks": summary(
+            [
+                (r["unfitted_bytes"] - r.get("small_blocks_bytes", 0) - r["measured_peak_rss_bytes"])
+                / r["measured_peak_rss_bytes"]
+                for r in rows
+                if r["status"] == "measured"
+            ]
+        ),
         "measurement_spread": spread([r for r in rows if r["status"] == "measured"]),
         "predictors_compared": comparison,
         "cases": len(rows),

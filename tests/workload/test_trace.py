@@ -382,3 +382,16 @@ def test_the_trace_marks_every_autograd_node_a_real_step_builds(tiny_llama: Path
     created, released = map(int, real.stdout.split()[-2:])
     assert created == released > 100  # a two-layer Llama's two steps: a few hundred nodes
     assert traced == {created}
+
+
+def test_accumulating_gradients_holds_the_whole_gradient_through_each_forward(tiny_llama: Path) -> None:
+    """With --grad-accum 4 the micro-batches after the first run forward and backward with the summed
+    gradient alive, so the peak holds every gradient; one micro-batch's forward holds none."""
+    common = ["--model", str(tiny_llama), "--task", "finetune", "--batch", "2", "--seq", "64"]
+    common += ["--precision", "fp32", "--device", "cpu", "--json"]
+    alone, accumulated = (json.loads(estimate(*common, "--grad-accum", n).stdout) for n in ("1", "4"))
+    gradient_bytes = 4 * alone["trainable_params"]
+    assert alone["memory"]["peak_phase"] == accumulated["memory"]["peak_phase"] == "backward"
+    assert alone["memory"]["gradients"] == 0  # one micro-batch: its backward peaks before the gradients exist
+    assert accumulated["memory"]["gradients"] == pytest.approx(gradient_bytes, rel=0.01)
+    assert accumulated["memory"]["peak"] - alone["memory"]["peak"] == pytest.approx(gradient_bytes, rel=0.01)

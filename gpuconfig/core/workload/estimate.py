@@ -171,6 +171,10 @@ def memory_at(fitted: Fitted, workload: Workload, batch: int, seq: int, cc_major
         }
         if kv:  # the traced prompt's cache is inside the activations; the full cache is its own line
             parts["activations"] = max(0.0, parts["activations"] - fitted.at("kv_cache_bytes", batch, seq))
+        if workload.training and workload.grad_accum > 1 and phase != "optimizer step":
+            # Accumulating, every micro-batch after the first runs its forward and backward with the whole
+            # gradient of the ones before it alive (it is zeroed only after the optimizer step).
+            parts["gradients"] = max(parts["gradients"], fitted.at("grad_bytes", batch, seq))
         total = sum(parts.values())
         if best is None or total > best[0]:
             best = (total, phase, parts)

@@ -6,7 +6,7 @@ import json
 import os
 import random
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .autograd_nodes import CHECKPOINTED, PLAIN
@@ -146,6 +146,11 @@ class MallocReplay:
     ) -> int | None:
         """Largest heap growth for (key, size) allocations and (key, -1) frees, with the small objects of
         the autograd nodes `marks` places among them (see the class); None if unavailable."""
+        return self.replay(with_small_objects(events, marks, objects))
+
+    def replay(self, stream: Iterable[tuple[Any, int, int]]) -> int | None:
+        """Largest heap growth for a stream of (key, size, TENSOR or SMALL) allocations and (key, -1, kind)
+        frees, in order; None if unavailable."""
         if not self.available:
             return None
         import tempfile
@@ -153,7 +158,7 @@ class MallocReplay:
         slots: dict[Any, int] = {}
         free_slots: list[int] = []
         numbered = []
-        for key, size, kind in with_small_objects(events, marks, objects):  # a live block has a slot, then reused
+        for key, size, kind in stream:  # a live block has a slot, then reused
             if size < 0:
                 if key in slots:
                     slot = slots.pop(key)
