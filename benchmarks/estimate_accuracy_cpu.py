@@ -295,8 +295,11 @@ def write_catalog(result: dict[str, Any]) -> None:
         for f, s in by_fold.items()
         if s["cases"]
     )
+    fitted = (
+        "nothing added (every candidate share fitted to 0): measured" if result["predictor"] == "none" else "fitted"
+    )
     source = (
-        f"fitted by benchmarks/estimate_accuracy_cpu.py on {result['measured']} real CPU runs of "
+        f"{fitted} by benchmarks/estimate_accuracy_cpu.py on {result['measured']} real CPU runs of "
         f"{result['families']} model families ({result['machine'].get('os', '')}, {result['date']}); held out by "
         f"family, each fold predicted with the share fitted on the other: {folds}"
     )
