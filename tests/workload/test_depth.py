@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from gpuconfig.core.workload import runner
-from gpuconfig.core.workload.depth import LINEAR_TOLERANCE, check_depth, extrapolated
+from gpuconfig.core.workload.depth import LINEAR_TOLERANCE, check_depth, extrapolated, shallow_depths
 from gpuconfig.core.workload.estimate import fit, memory_at
-from gpuconfig.core.workload.models import resolve_model
+from gpuconfig.core.workload.models import ModelSource, resolve_model
 from gpuconfig.core.workload.runner import Trace, plan_points, run_trace
 from gpuconfig.core.workload.spec import Workload
 
@@ -152,3 +152,27 @@ def test_the_full_depth_is_traced_when_it_is_cheap(model: str, task: str, full: 
         assert depth is None and {d for _, _, d in points} == {None}
     else:
         assert depth is not None and sorted({d for _, _, d in points if d is not None}) == [2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("config", "pattern", "depths"),
+    [
+        ({"num_hidden_layers": 32}, (0, 1), (2, 3, 4)),  # every layer alike
+        ({"num_hidden_layers": 61, "first_k_dense_replace": 3}, (3, 1), (5, 6, 7)),  # DeepSeek-V3
+        ({"num_hidden_layers": 24, "decoder_sparse_step": 2}, (0, 2), (2, 4, 6)),  # every other layer sparse
+        (
+            {"num_hidden_layers": 12, "layer_types": ["sliding_attention"] * 5 + ["full_attention"]},
+            (0, 6),
+            (6, 12, 18),
+        ),  # Gemma 3: five sliding-window layers, then a global one
+        ({"num_hidden_layers": 8, "layer_types": ["sliding_attention", "full_attention"] * 4}, (0, 2), (2, 4, 6)),
+        ({"num_hidden_layers": 24, "mlp_only_layers": [0, 5]}, None, None),  # dense layers named one by one
+    ],
+)
+def test_the_depths_traced_follow_how_the_config_repeats_its_layers(
+    config: dict[str, object], pattern: tuple[int, int] | None, depths: tuple[int, ...] | None
+) -> None:
+    source = ModelSource(ref="x", kind="hf_config", name="x", family="llm", config=config)
+    assert source.depth_pattern() == pattern
+    if pattern is not None:
+        assert shallow_depths(*pattern) == depths

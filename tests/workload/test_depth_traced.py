@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
-from gpuconfig.core.workload.depth import PHASES, SHALLOW_LAYERS, check_depth, extrapolated, quantities
+from gpuconfig.core.workload.depth import (
+    PHASES,
+    SHALLOW_LAYERS,
+    check_depth,
+    extrapolated,
+    quantities,
+    shallow_depths,
+)
 from gpuconfig.core.workload.models import resolve_model
 from gpuconfig.core.workload.runner import trace_at
 from gpuconfig.core.workload.spec import Workload
 
+DATA = Path(__file__).parents[1] / "data"
 MEMORY = ("weights", "buffers", "gradients", "optimizer", "activations", "temporaries", "inputs")
 
 
@@ -51,3 +62,27 @@ def test_extended_shallow_traces_match_the_full_depth_trace(
         assert extended[f"{phase}.{part}"] == pytest.approx(full[f"{phase}.{part}"], rel=0.01, abs=2**20), part
     if workload.training:  # every phase of a training step holds the optimizer's states
         assert extended[f"{phase}.optimizer"] >= 2 * extended[f"{phase}.weights"] > 0
+
+
+def test_a_model_whose_first_layers_differ_is_traced_past_them(tmp_path: Path) -> None:
+    """A DeepSeek-V3 shape with three dense layers before its mixture-of-experts ones: at 2, 3 and 4 layers the
+    step from 3 to 4 adds the first expert layer and the line breaks; the depths its config calls for (the
+    three dense layers and one, two, three expert layers) extend to the full depth exactly."""
+    config = tmp_path / "tiny-deepseek" / "config.json"
+    config.parent.mkdir()
+    shutil.copy(DATA / "tiny_deepseek_v3.json", config)
+    source = resolve_model(str(config))
+    assert source.depth_pattern() == (3, 1) and source.layers == 9
+    depths = shallow_depths(*source.depth_pattern())
+    assert depths == (5, 6, 7)
+    workload = Workload(model=str(config), task="finetune", batch=2, seq=64, precision="fp32", device="cpu")
+    naive = trace_at(source, workload, [(2, 64, d) for d in SHALLOW_LAYERS], source.layers)
+    assert not check_depth(naive.points, source.layers).usable
+    shallow = trace_at(source, workload, [(2, 64, d) for d in depths], source.layers)
+    check = check_depth(shallow.points, source.layers)
+    assert check.usable, check.method()
+    (deep,) = trace_at(source, workload, [(2, 64, None)], None).points
+    ((_, _, extended),) = extrapolated(shallow.points, source.layers)
+    full, phase = quantities(deep), deep["peak_phase"]
+    for part in ("weights", "optimizer", "activations", "temporaries"):
+        assert extended[f"{phase}.{part}"] == pytest.approx(full[f"{phase}.{part}"], rel=0.001, abs=1024), part

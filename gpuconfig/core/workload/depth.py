@@ -9,6 +9,11 @@ lie on the line of the first two within LINEAR_TOLERANCE, else the shallow trace
 model and it is traced at full depth instead (runner.run_trace). So is a model whose lines cross between the
 deepest traced depth and its own: its peak would move to another phase, or to another moment of one, where
 no trace has looked.
+
+The depths follow how the config repeats its layers (ModelSource.depth_pattern, shallow_depths): a model
+whose first layers differ (DeepSeek-V3's three dense layers before its expert ones) is traced past them,
+and one whose layers repeat in blocks (Gemma 3: five sliding-window layers, one global) in whole blocks, so
+each step of depth adds the same layers; one that names its odd layers one by one is traced at full depth.
 """
 
 from __future__ import annotations
@@ -21,6 +26,18 @@ from gpuconfig.core.workload import cpu_heap
 
 # The depths deep models are traced at: three, so that the third checks the line of the first two.
 SHALLOW_LAYERS = (2, 3, 4)
+
+
+def shallow_depths(leading: int, period: int) -> tuple[int, ...]:
+    """The three depths to trace a model whose `leading` first layers differ from the rest, which repeat in
+    blocks of `period` layers: each depth holds the leading layers and whole blocks, so one more block is
+    what one step of depth adds (a DeepSeek-V3 with three dense layers first: 5, 6, 7; a Gemma 3 whose
+    layers repeat five sliding-window and one global: 6, 12, 18)."""
+    if period == 1:
+        return tuple(leading + d for d in SHALLOW_LAYERS)
+    return tuple(leading + period * blocks for blocks in (1, 2, 3))
+
+
 # How far the third depth may sit off the line of the first two, as a share of its phase's memory (or of
 # the quantity itself, for the others). Fake tensors are exact, and identical layers add identical
 # tensors: traced models stay within 0.1 %; a peak that moves to another moment of its phase as the model

@@ -8,6 +8,7 @@ in one line, before a trace process starts.
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,6 +49,32 @@ class ModelSource:
             if isinstance(self.config.get(key), int):
                 return int(self.config[key])
         return None
+
+    def depth_pattern(self) -> tuple[int, int] | None:
+        """How the model's layers repeat, as (leading, period): `leading` first layers unlike the rest, then
+        one block of `period` layers over and over; None when the config lays its layers out irregularly.
+
+        Read from the config's own fields: DeepSeek-V2/V3's first_k_dense_replace (dense layers before the
+        mixture-of-experts ones), a period of sparse layers (Qwen2-MoE's decoder_sparse_step, Llama 4's
+        interleave_moe_layer_step, moe_layer_freq), and `layer_types`, the per-layer attention kind Gemma 2/3
+        and others list (its shortest repeating block after the leading layers)."""
+        c = self.config
+        lead = c.get("first_k_dense_replace") or 0
+        if not isinstance(lead, int) or lead < 0:
+            return None
+        if c.get("mlp_only_layers"):  # dense layers named one by one: no repeating block
+            return None
+        period = 1
+        for key in ("decoder_sparse_step", "interleave_moe_layer_step", "moe_layer_freq"):
+            step = c.get(key)
+            if isinstance(step, int) and step > 1:
+                period = max(period, step)
+        kinds = c.get("layer_types")
+        if isinstance(kinds, list) and len(kinds) > lead:
+            body = kinds[lead:]
+            repeat = next(n for n in range(1, len(body) + 1) if all(body[i] == body[i % n] for i in range(len(body))))
+            period = period * repeat // math.gcd(period, repeat)
+        return lead, period
 
     @property
     def reads_tokens(self) -> bool:

@@ -22,7 +22,7 @@ from gpuconfig.core.workers.process import Deadline, run_worker
 from gpuconfig.core.workers.programs import TRACE, program_digest
 from gpuconfig.core.workers.pythons import NoTorchPython, PythonNotFound, worker_python
 from gpuconfig.core.workload import cpu_heap
-from gpuconfig.core.workload.depth import SHALLOW_LAYERS, check_depth
+from gpuconfig.core.workload.depth import check_depth, shallow_depths
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
@@ -100,13 +100,16 @@ def plan_points(
     each shallow depth when the full depth would take long to trace."""
     shapes = traced_shapes(source, batch, seq)
     depth = source.layers
+    pattern = source.depth_pattern()
+    depths = shallow_depths(*pattern) if pattern is not None else None
     if (
         depth is not None
-        and depth > max(SHALLOW_LAYERS)
+        and depths is not None
+        and depth > max(depths)
         and source.family in ("llm", "encoder")
         and full_depth_seconds(depth, len(shapes), training) > FULL_DEPTH_SECONDS
     ):
-        return [(b, s, layers) for b, s in shapes for layers in SHALLOW_LAYERS], depth
+        return [(b, s, layers) for b, s in shapes for layers in depths], depth
     return [(b, s, None) for b, s in shapes], None
 
 
@@ -179,7 +182,8 @@ def run_trace(
     check = check_depth(trace.points, depth)
     if check.usable:
         return trace
-    full: list[tuple[int, int, int | None]] = [(b, s, None) for b, s, d in points if d == SHALLOW_LAYERS[0]]
+    first = min(d for _, _, d in points if d is not None)
+    full: list[tuple[int, int, int | None]] = [(b, s, None) for b, s, d in points if d == first]
     deep = trace_at(source, workload, full, None, python, progress, cancelled, timeout_s, use_cache)
     return Trace(deep.key, deep.points, deep.runtime, round(trace.seconds + deep.seconds, 2), None, check.fallback())
 
