@@ -41,7 +41,7 @@ with (HERE / "estimate_accuracy_cases.toml").open("rb") as _cases:
 FOLDS: dict[str, str] = _LISTED["folds"]
 CASES: list[dict[str, Any]] = _LISTED["case"]
 FP32 = {"precision": "fp32", "device": "cpu"}
-WORKLOAD_FIELDS = ("task", "optimizer", "batch", "seq", "generate", "checkpointing")
+WORKLOAD_FIELDS = ("task", "optimizer", "batch", "seq", "generate", "checkpointing", "lora_targets")
 
 
 def workload_of(case: dict[str, Any]) -> Any:

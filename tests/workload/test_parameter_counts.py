@@ -38,8 +38,6 @@ FAMILIES = {
     "deepseek_v3": ("DeepseekV3ForCausalLM", "llm"),
 }
 
-MOE = ("mixtral", "deepseek_v2", "deepseek_v3")
-
 
 def default_config(model_type: str, architecture: str) -> dict[str, Any]:
     """A config.json as transformers writes one for its configuration class's defaults."""
@@ -112,11 +110,6 @@ def peft_lora_parameters(model: Any) -> int:
     return int(adapted.get_nb_trainable_parameters()[0])  # with a classifier trained in full (SEQ_CLS)
 
 
-# PEFT's "all-linear" also gives each expert of a fused mixture-of-experts layer (3-D parameters) and the router
-# an adapter; gpuconfig's LoRA adapts the Linear layers only.
-MOE_LORA = pytest.mark.xfail(strict=True, reason="PEFT adapts fused experts and the router; gpuconfig does not yet")
-
-
 def assert_counts_are_the_real_models(source: ModelSource, task: str, monkeypatch: pytest.MonkeyPatch) -> None:
     real = real_model(source)
     total = sum(p.numel() for p in real.parameters())  # each tied weight once
@@ -141,11 +134,7 @@ def test_a_zoo_models_parameters_are_the_real_models(model_id: str, task: str, m
 
 @pytest.mark.parametrize(
     ("model_type", "task"),
-    [
-        pytest.param(model_type, task, marks=MOE_LORA if task == "lora" and model_type in MOE else ())
-        for model_type in sorted(FAMILIES)
-        for task in ("finetune", "lora")
-    ],
+    [pytest.param(model_type, task) for model_type in sorted(FAMILIES) for task in ("finetune", "lora")],
 )
 def test_each_familys_parameters_are_the_real_models(
     model_type: str, task: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
