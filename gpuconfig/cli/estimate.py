@@ -87,6 +87,15 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
         extra = f", {tokens:,.0f} tokens/s" if tokens else ""
         out.append(f"step {t['step_seconds']:.3g} s, {t['throughput']['samples_per_s']:,.1f} samples/s{extra}")
         out.append(f"  time of an eager PyTorch step: {t['efficiency']['source']}")
+        if g := t.get("generation"):
+            out.append(
+                f"generation: first token after {g['time_to_first_token_seconds']:.3g} s (the prompt's pass), then "
+                f"{g['tokens_per_s_per_sequence']:,.1f} tokens/s per sequence, {g['tokens_per_s_total']:,.1f} in "
+                f"total; a decode step {1000 * g['step_seconds']['first']:.3g}-{1000 * g['step_seconds']['last']:.3g}"
+                f" ms, bound by {g['bound']} ({g['engine']}); compiled with CUDA graphs "
+                f"{g['compiled_tokens_per_s_per_sequence']:,.1f} tokens/s per sequence"
+            )
+            out.append(f"  decode: {g['efficiency']['source']}")
     elif record.get("time_note"):
         out.append(f"time: {record['time_note']}")
     return lines(*out)

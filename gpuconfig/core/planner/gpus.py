@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from gpuconfig.core.workload.advice import smaller_micro_batches
-from gpuconfig.core.workload.answer import efficiency
-from gpuconfig.core.workload.estimate import Fitted, GpuSpec, NoRate, memory_at, time_at
+from gpuconfig.core.workload.answer import timing_for
+from gpuconfig.core.workload.estimate import Fitted, GpuSpec, memory_at
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload
 
@@ -63,14 +63,10 @@ class GpuOptions:
         return memory_at(self.fitted, workload, batch, self.seq, 9 if hopper else None).peak
 
     def _timing_uncached(self, gpu: GpuSpec, batch: int, accum: int) -> tuple[float | None, float | None, str]:
-        calibrated = efficiency()
-        if calibrated is None:
-            return None, None, "no calibrated efficiency (benchmarks/time_calibration.py writes it)"
         workload = self.workload.with_changes(gpus=1, batch=batch, grad_accum=accum)
-        try:
-            timing = time_at(self.fitted, workload, self.source, batch, self.seq, gpu, calibrated)
-        except NoRate as exc:
-            return None, None, str(exc)
+        timing, note = timing_for(self.fitted, workload, self.source, batch, self.seq, gpu)
+        if timing is None:
+            return None, None, note
         return timing.step_seconds, timing.samples_per_s, ""
 
     def step_bytes(self, batch: int, accum: int) -> tuple[float, float]:

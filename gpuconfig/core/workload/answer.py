@@ -12,6 +12,7 @@ from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.workload.accuracy import band_record
 from gpuconfig.core.workload.attention import AttentionChoice, attention_choice
 from gpuconfig.core.workload.estimate import (
+    DecodeEfficiency,
     Efficiency,
     Estimate,
     Fitted,
@@ -36,6 +37,40 @@ def efficiency() -> Efficiency | None:
     return Efficiency(float(data["compute"]), float(data["memory"]), str(data["source"]), float(data["conv"]))
 
 
+@cache
+def decode_efficiency() -> DecodeEfficiency | None:
+    """How decode steps run, or None before benchmarks/decode_calibration.py has fitted it."""
+    path = catalog_dir() / "decode_efficiency.toml"
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+        fitted = DecodeEfficiency(float(data["bandwidth"]), float(data["launch_seconds"]), str(data["source"]))
+    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
+        return None
+    if not (0 < fitted.bandwidth <= 1 and 0 <= fitted.launch_seconds < 1):
+        return None
+    return fitted
+
+
+NO_DECODE = "generated tokens not priced: no decode calibration (benchmarks/decode_calibration.py writes it)"
+
+
+def timing_for(
+    fitted: Fitted, workload: Workload, source: ModelSource, batch: int, seq: int, gpu: GpuSpec
+) -> tuple[Timing | None, str]:
+    """The time of the workload's step (for generation, the whole request) on `gpu`, or why there is none."""
+    calibrated = efficiency()
+    if calibrated is None:
+        return None, "no calibrated efficiency yet (benchmarks/time_calibration.py writes catalog/efficiency.toml)"
+    decode = decode_efficiency()
+    if not workload.training and workload.generate > 0 and decode is None:
+        return None, NO_DECODE  # the prompt's pass alone would be far too fast an answer
+    try:
+        return time_at(fitted, workload, source, batch, seq, gpu, calibrated, decode), ""
+    except NoRate as exc:
+        return None, str(exc)
+
+
 @dataclass(frozen=True)
 class Answer:
     source: ModelSource
@@ -55,14 +90,7 @@ def answer_from_fit(
     result = estimate_from_fit(source, workload, fitted, seq, trace_seconds, gpu.cc_major if gpu else None)
     timing, note = None, ""
     if gpu is not None:
-        calibrated = efficiency()
-        if calibrated is None:
-            note = "no calibrated efficiency yet (benchmarks/time_calibration.py writes catalog/efficiency.toml)"
-        else:
-            try:
-                timing = time_at(fitted, workload, source, workload.batch, seq, gpu, calibrated)
-            except NoRate as exc:
-                note = str(exc)
+        timing, note = timing_for(fitted, workload, source, workload.batch, seq, gpu)
     cc = (gpu.cc_major, gpu.cc_minor) if gpu is not None and gpu.cc_major is not None else None
     attention = attention_choice(workload, fitted.attention, cc)
     return Answer(source, fitted, result, timing, gpu, note, attention)
@@ -133,6 +161,26 @@ def answer_record(answer: Answer) -> dict[str, Any]:
                 "source": t.efficiency.source,
             },
         }
+        g = t.generation
+        if g is not None:
+            record["time"]["generation"] = {
+                "time_to_first_token_seconds": g.prefill_seconds,
+                "decode_seconds": g.decode_seconds,
+                "step_seconds": {"first": g.first_step_seconds, "last": g.last_step_seconds},
+                "tokens_per_s_per_sequence": g.tokens_per_s_per_sequence,
+                "tokens_per_s_total": g.tokens_per_s_total,
+                "compiled_tokens_per_s_per_sequence": g.compiled_tokens_per_s_per_sequence,
+                "bound": g.bound,
+                "weight_bytes_per_step": round(g.weight_bytes),
+                "kv_cache_bytes_per_token": round(g.kv_bytes_per_token),
+                "kernels_per_step": round(g.kernels),
+                "engine": g.engine,
+                "efficiency": {
+                    "bandwidth": g.efficiency.bandwidth,
+                    "launch_seconds": g.efficiency.launch_seconds,
+                    "source": g.efficiency.source,
+                },
+            }
     elif answer.time_note:
         record["time"] = None
         record["time_note"] = answer.time_note

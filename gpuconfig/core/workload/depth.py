@@ -51,6 +51,7 @@ NOT_CHECKED = ("cpu_heap_peak_bytes", "cpu_heap_tensors_peak_bytes")
 PHASES = ("forward", "backward", "optimizer step")
 CATEGORIES = ("weights", "buffers", "gradients", "optimizer", "activations", "temporaries", "inputs")
 POINT_KEYS = (
+    "kernels",
     "matmul_bytes",
     "other_bytes",
     "kv_cache_bytes",

@@ -12,7 +12,7 @@ device adds its own overheads, each shown as its own line with its source.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gpuconfig.core.workload import cpu_heap
@@ -397,6 +397,38 @@ def rate_tflops(gpu: GpuSpec, dtype: str, precision: str) -> float:
 
 
 @dataclass(frozen=True)
+class DecodeEfficiency:
+    """How a decode step runs, fitted on published measured decode rates (catalog/decode_efficiency.toml,
+    written by benchmarks/decode_calibration.py): the share of the memory bandwidth its reads reach, and
+    the time each kernel costs to launch in eager PyTorch (none with CUDA graphs, as compiled engines run)."""
+
+    bandwidth: float
+    launch_seconds: float
+    source: str
+
+
+@dataclass(frozen=True)
+class Generation:
+    """A prompt and its generated tokens: the prompt's forward pass (prefill: it yields the first token),
+    then one decode step per further token, each reading every weight once for the whole batch and the
+    batch's KV cache as it grows, plus what it computes."""
+
+    prefill_seconds: float  # time to the first token
+    decode_seconds: float  # every further token
+    first_step_seconds: float  # the first decode step and the last: the cache grows between them
+    last_step_seconds: float
+    tokens_per_s_per_sequence: float  # while decoding
+    tokens_per_s_total: float  # the batch's, while decoding
+    bound: str  # what limits a decode step: "memory bandwidth", "compute" or "kernel launches"
+    weight_bytes: float  # read once per step
+    kv_bytes_per_token: float  # per sequence
+    kernels: float  # launched per step
+    engine: str  # "eager" or "compiled"
+    efficiency: DecodeEfficiency
+    compiled_tokens_per_s_per_sequence: float = 0.0  # the same with no launch time (CUDA graphs, as compiled)
+
+
+@dataclass(frozen=True)
 class Timing:
     step_seconds: float
     samples_per_s: float
@@ -406,13 +438,23 @@ class Timing:
     gpu: str
     efficiency: Efficiency
     conv_seconds: float = 0.0  # convolutions at the dense peak
+    generation: Generation | None = None  # inference with generated tokens: prefill and decode
 
 
 def time_at(
-    fitted: Fitted, workload: Workload, source: ModelSource, batch: int, seq: int, gpu: GpuSpec, efficiency: Efficiency
+    fitted: Fitted,
+    workload: Workload,
+    source: ModelSource,
+    batch: int,
+    seq: int,
+    gpu: GpuSpec,
+    efficiency: Efficiency,
+    decode: DecodeEfficiency | None = None,
 ) -> Timing:
     """One optimizer step (all micro-batches) on `gpu`: FLOPs per dtype at its dense rate, plus the bytes
-    the other operators move at its bandwidth, each scaled by the fitted efficiency."""
+    the other operators move at its bandwidth, each scaled by the fitted efficiency. For inference that
+    generates tokens, the prompt's pass is the prefill, and with `decode` the generated tokens follow
+    (decode_at); the step is then the whole request."""
 
     def at_peak(flops_by_dtype: dict[str, float]) -> float:
         return sum(
@@ -432,4 +474,90 @@ def time_at(
     samples = batch * workload.grad_accum * replicas / step if step else 0.0
     tokens = samples * seq if source.reads_tokens else None
     accum = workload.grad_accum
-    return Timing(step, samples, tokens, compute * accum, memory * accum, gpu.id, efficiency, conv * accum)
+    timing = Timing(step, samples, tokens, compute * accum, memory * accum, gpu.id, efficiency, conv * accum)
+    if decode is None or workload.training or workload.generate <= 0:
+        return timing
+    generation = decode_at(fitted, workload, batch, seq, gpu, decode, prefill_seconds=step)
+    total = generation.prefill_seconds + generation.decode_seconds
+    generated = batch * workload.generate
+    return replace(
+        timing, step_seconds=total, samples_per_s=batch / total, tokens_per_s=generated / total, generation=generation
+    )
+
+
+# How many decode steps are priced one by one; longer generations are priced at this many evenly spaced
+# context lengths (a step's time is linear in its context, so the sum is exact up to the max() of two lines).
+DECODE_SAMPLES = 512
+
+
+def decode_at(
+    fitted: Fitted,
+    workload: Workload,
+    batch: int,
+    seq: int,
+    gpu: GpuSpec,
+    decode: DecodeEfficiency,
+    prefill_seconds: float,
+) -> Generation:
+    """The generated tokens after a `seq`-token prompt: each decode step at context L reads the weights once
+    and the batch's KV cache of L tokens, moves the other operators' bytes of one more token, and computes
+    one more token's FLOPs (the traced quantities' growth per token at L: their fitted linear and quadratic
+    terms in the length); its time is the slower of its reads at the fitted share of bandwidth and its
+    FLOPs at the dense rate, plus its kernels' launches in eager mode."""
+    weights = fitted.at("forward.weights", batch, seq) + fitted.at("forward.buffers", batch, seq)
+    tokens = max(1, batch * seq)
+    kv_per_token = fitted.at("kv_cache_bytes", batch, seq) / tokens
+    kernels = fitted.at("kernels", batch, seq)
+    flops_term, bytes_term = fitted.terms.get("flops"), fitted.terms.get("other_bytes")
+    prompt_flops = fitted.at("flops", batch, seq)
+    prompt_compute = sum(
+        flops / (rate_tflops(gpu, dtype, workload.precision) * 1e12)
+        for dtype, flops in fitted.flops_by_dtype(batch, seq).items()
+        if flops > 0
+    )
+    seconds_per_flop = prompt_compute / prompt_flops if prompt_flops else 0.0
+    divided = workload.gpus if workload.strategy == "tp" and workload.gpus > 1 else 1
+    bandwidth = gpu.bandwidth_gbs * 1e9 * decode.bandwidth
+    launch = kernels * decode.launch_seconds
+
+    def per_token(term: Term | None, context: int) -> float:
+        return 0.0 if term is None else max(0.0, term.alpha + 2 * term.beta * context)
+
+    def work(context: int) -> float:
+        reads = weights + batch * (kv_per_token * context + per_token(bytes_term, context))
+        memory = reads / divided / bandwidth if bandwidth else 0.0
+        return max(memory, batch * per_token(flops_term, context) * seconds_per_flop / divided)
+
+    def step(context: int) -> tuple[float, str]:
+        reads = weights + batch * (kv_per_token * context + per_token(bytes_term, context))
+        memory = reads / divided / bandwidth if bandwidth else 0.0
+        busy = work(context)
+        bound = "memory bandwidth" if memory >= busy else "compute"
+        return busy + launch, "kernel launches" if launch > busy else bound
+
+    steps = max(0, workload.generate - 1)  # the prompt's pass yields the first token
+    first, bound = step(seq + 1)
+    last = step(seq + steps)[0] if steps else first
+    if steps <= DECODE_SAMPLES:
+        contexts, weight = list(range(seq + 1, seq + steps + 1)), 1.0
+    else:
+        contexts = [seq + 1 + round(i * (steps - 1) / (DECODE_SAMPLES - 1)) for i in range(DECODE_SAMPLES)]
+        weight = steps / DECODE_SAMPLES
+    total = sum(step(context)[0] for context in contexts) * weight
+    compiled = sum(work(context) for context in contexts) * weight
+    per_sequence = steps / total if total else 0.0
+    return Generation(
+        prefill_seconds=prefill_seconds,
+        decode_seconds=total,
+        first_step_seconds=first,
+        last_step_seconds=last,
+        tokens_per_s_per_sequence=per_sequence,
+        tokens_per_s_total=per_sequence * batch,
+        bound=bound,
+        weight_bytes=weights,
+        kv_bytes_per_token=kv_per_token,
+        kernels=kernels,
+        engine="eager" if decode.launch_seconds > 0 else "compiled",
+        efficiency=decode,
+        compiled_tokens_per_s_per_sequence=steps / compiled if compiled else 0.0,
+    )

@@ -25,6 +25,7 @@ def op_counter() -> Any:
             self.conv_flops: dict[str, int] = {}
             self.matmul_bytes = 0
             self.other_bytes = 0
+            self.kernels = 0  # operators that move data: each launches at least one kernel on a GPU
 
         def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             kwargs = kwargs or {}
@@ -32,6 +33,7 @@ def op_counter() -> Any:
             if func.is_view or func is unsafe_view or func.namespace == "prim" or "sym_" in func.name():
                 return out  # views and metadata queries (a tensor's device, sizes) move no bytes
             packet = torch_private.overload_packet(func)
+            self.kernels += 1
             tensors = [t for t in tree_flatten((args, kwargs, out))[0] if isinstance(t, torch.Tensor)]
             moved = sum(t.numel() * t.element_size() for t in tensors)
             if packet in flop_registry:

@@ -150,6 +150,7 @@ def trace_point(
         "flops": sum(counter.flops.values()),
         "matmul_bytes": counter.matmul_bytes,
         "other_bytes": counter.other_bytes,
+        "kernels": counter.kernels,
     }
 
 
