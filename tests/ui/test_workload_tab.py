@@ -283,3 +283,18 @@ def test_bad_input_shows_one_line_and_recovers(qtbot, tab: WorkloadTab, tiny_lla
     qtbot.waitUntil(lambda: tab.error.isVisible(), timeout=TRACE_TIMEOUT_MS)
     assert "model_and_inputs" in tab.error.text() and "\n" not in tab.error.text()
     assert tab.run_button.isVisible() and not tab.running()
+
+
+def test_a_generation_shows_its_first_token_and_decode_rate(qtbot, tab: WorkloadTab, tiny_llama: Path) -> None:  # type: ignore[no-untyped-def]
+    tab.form.set_workload(tiny_workload(tiny_llama, task="inference", precision="bf16", batch=2, seq=64, generate=32))
+    tab.form.set_gpu("nvidia-geforce-rtx-4090")
+    wait_for_answer(qtbot, tab)
+    answer = tab.answer
+    assert answer is not None and answer.timing is not None
+    generation = answer.timing.generation
+    assert generation is not None
+    text = tab.view.timing.text()
+    assert text.startswith("First token after ") and "tokens/s per sequence" in text
+    assert f"{generation.tokens_per_s_per_sequence:,.1f} tokens/s per sequence" in text
+    assert "Compiled with CUDA graphs" in tab.view.timing.toolTip()
+    assert generation.efficiency.source in tab.view.timing.toolTip()

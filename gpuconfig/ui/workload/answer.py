@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QSplitter, QTreeWidget, QTree
 from gpuconfig.core.units import format_bytes
 from gpuconfig.core.workload.accuracy import NO_BAND, band
 from gpuconfig.core.workload.answer import Answer, answer_from_fit
+from gpuconfig.core.workload.estimate import Timing
 from gpuconfig.ui.theme import MEMORY_COLORS, Colors, mark, tint
 from gpuconfig.ui.widgets.memory_bar import CATEGORIES, MemoryBar
 from gpuconfig.ui.workload.batch_chart import SEARCH_LIMIT, BatchChart, batch_range, largest_fitting
@@ -189,6 +190,9 @@ class AnswerView(QWidget):
             self.timing.setText(self.tr("Time per step: not estimated — {why}").format(why=note))
             self.timing.setForegroundRole(QPalette.ColorRole.PlaceholderText)
             return
+        if timing.generation is not None:
+            self._show_generation(timing)
+            return
         tokens = (
             self.tr(" · {n:,.0f} tokens/s").format(n=timing.tokens_per_s) if timing.tokens_per_s is not None else ""
         )
@@ -210,6 +214,43 @@ class AnswerView(QWidget):
                 "{memory:.0%} of the bandwidth: {source}. torch.compile fuses operators and is usually faster."
             ).format(
                 compute=efficiency.compute, conv=efficiency.conv, memory=efficiency.memory, source=efficiency.source
+            )
+        )
+        self.timing.setForegroundRole(QPalette.ColorRole.WindowText)
+
+    def _show_generation(self, timing: Timing) -> None:
+        g = timing.generation
+        assert g is not None
+        bound = {
+            "memory bandwidth": self.tr("memory bandwidth"),
+            "compute": self.tr("compute"),
+            "kernel launches": self.tr("kernel launches"),
+        }.get(g.bound, g.bound)
+        self.timing.setText(
+            self.tr(
+                "First token after {first} · then {rate:,.1f} tokens/s per sequence, {total:,.1f} in total "
+                "(a decode step {step}, bound by {bound}; eager PyTorch) · whole request {whole}"
+            ).format(
+                first=format_seconds(g.prefill_seconds),
+                rate=g.tokens_per_s_per_sequence,
+                total=g.tokens_per_s_total,
+                step=format_seconds(g.first_step_seconds),
+                bound=bound,
+                whole=format_seconds(timing.step_seconds),
+            )
+        )
+        self.timing.setToolTip(
+            self.tr(
+                "Each decode step reads every weight once for the batch and the KV cache so far at {share:.0%} of "
+                "the memory bandwidth, and eager PyTorch launches each of its {kernels:,.0f} kernels "
+                "({launch:.0f} µs each): {source}. Compiled with CUDA graphs (torch.compile's reduce-overhead): "
+                "{compiled:,.1f} tokens/s per sequence."
+            ).format(
+                share=g.efficiency.bandwidth,
+                kernels=g.kernels,
+                launch=g.efficiency.launch_seconds * 1e6,
+                source=g.efficiency.source,
+                compiled=g.compiled_tokens_per_s_per_sequence,
             )
         )
         self.timing.setForegroundRole(QPalette.ColorRole.WindowText)
