@@ -180,7 +180,7 @@ def test_cli_recommend_bad_input_is_one_line_and_exit_2(args: list[str], message
 
 
 def test_traffic_between_cards_follows_the_strategy() -> None:
-    from gpuconfig.core.planner.gpus import traffic_bytes
+    from gpuconfig.core.workload.communication import traffic_bytes
 
     weights, grads = 16e9, 1e8
     assert traffic_bytes("ddp", 1, weights, grads, 1) == 0

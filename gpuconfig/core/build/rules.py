@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 
 from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.workload.communication import pcie_gbs
 
 RULES_FILE = "build_rules.toml"
 
@@ -47,8 +48,7 @@ class Rules:
 
     def link_gbs(self, generation: int, lanes: int) -> float:
         """Measured copy rate of a PCIe link: the nearest measured generation at or below, scaled by lanes."""
-        known = [g for g in self.link_x16_gbs if g <= generation] or [min(self.link_x16_gbs)]
-        return self.link_x16_gbs[max(known)] * lanes / 16
+        return pcie_gbs(self.link_x16_gbs, generation, lanes)
 
 
 def parse_rules(document: str, name: str = RULES_FILE) -> Rules:

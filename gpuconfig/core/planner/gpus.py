@@ -12,6 +12,7 @@ from functools import cache
 
 from gpuconfig.core.workload.advice import smaller_micro_batches
 from gpuconfig.core.workload.answer import timing_for
+from gpuconfig.core.workload.communication import traffic_bytes
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec, memory_at
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload
@@ -94,18 +95,6 @@ class GpuOptions:
                 smallest = option
         assert smallest is not None
         return smallest
-
-
-def traffic_bytes(strategy: str, count: int, weights: float, grads: float, grad_accum: int) -> float:
-    """Bytes each card sends per optimizer step in a ring: DDP and ZeRO-1/2 reduce the gradients once per
-    step (reduce-scatter plus all-gather, 2 (n-1)/n of them); FSDP also gathers the weights for the forward and
-    the backward of every micro-batch."""
-    if count < 2:
-        return 0.0
-    share = (count - 1) / count
-    if strategy == "fsdp":
-        return grad_accum * 2 * share * weights + share * grads
-    return 2 * share * grads
 
 
 def with_communication(option: GpuOption, weights: float, grads: float, link_gbs: float, link: str) -> GpuOption:

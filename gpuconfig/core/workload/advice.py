@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gpuconfig.core.workload.answer import Answer, answer_from_fit
+from gpuconfig.core.workload.communication import card_link, communication_seconds
 from gpuconfig.core.workload.estimate import GpuSpec
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S, TraceFailed
@@ -81,15 +82,24 @@ def instant_options(base: Answer, gpu: GpuSpec) -> list[Option]:
     if workload.training:
         options += _shrunk(source, fitted, workload, gpu, reference, "", False, False)
         if workload.gpus == 1 and workload.device == "cuda":
+            link = card_link(gpu)
+            weights = float(base.estimate.memory.weights)
+            grads = fitted.at("grad_bytes", workload.batch, base.estimate.seq)
             for n in FSDP_GPUS:
                 sharded = workload.with_changes(gpus=n, strategy="fsdp")
                 answer = answer_from_fit(source, fitted, sharded, gpu)
-                # n GPUs each run the asked micro-batch: the same step covers n times the samples
+                # n GPUs each run the asked micro-batch: the same step covers n times the samples. FSDP
+                # prefetches the next gather while computing, so the slower of the two sets the pace.
                 step = _step(answer)
-                label = f"FSDP over {n} GPUs (communication time not counted)"
+                if link is None:
+                    label = f"FSDP over {n} GPUs (communication time not counted: no PCIe generation in the catalog)"
+                else:
+                    label = f"FSDP over {n} GPUs (traffic over {link.name})"
+                    comm = communication_seconds("fsdp", n, weights, grads, workload.grad_accum, link)
+                    step = max(step, comm) if step is not None else None
                 option = _option(label, answer, reference, False, False, gpu)
                 if step is not None and reference:
-                    option = replace(option, time_factor=step / n / reference)
+                    option = replace(option, step_seconds=step, time_factor=step / n / reference)
                 options.append(option)
                 if option.fits:
                     break

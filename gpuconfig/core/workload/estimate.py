@@ -345,6 +345,8 @@ class GpuSpec:
     fp8_tflops: float | None
     cc_major: int | None
     cc_minor: int | None = None
+    pcie_gen: int | None = None
+    pcie_lanes: int | None = None
 
     @classmethod
     def from_specs(cls, part_id: str, name: str, specs: dict[str, Any]) -> GpuSpec:
@@ -361,6 +363,8 @@ class GpuSpec:
             specs.get("fp8_tensor_tflops"),
             int(str(cc).split(".")[0]) if cc else None,
             int(str(cc).split(".")[1]) if cc and "." in str(cc) else None,
+            int(specs["pcie_gen"]) if specs.get("pcie_gen") else None,
+            int(specs["pcie_lanes"]) if specs.get("pcie_lanes") else None,
         )
 
 

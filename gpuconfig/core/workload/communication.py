@@ -1,0 +1,77 @@
+"""What several GPUs send each other per optimizer step, and over which link.
+
+Ring collectives, as NCCL runs them (nccl-tests, doc/PERFORMANCE.md): an all-reduce moves 2 (n-1)/n of the
+buffer through each card's link, an all-gather or a reduce-scatter (n-1)/n. DDP and ZeRO-1/2 reduce the
+gradients once per optimizer step (an all-reduce); FSDP gathers the weights for the forward and again for
+the backward of every micro-batch and reduce-scatters the gradients. Without NVLink, the cards reach each
+other over PCIe, each through its own slot: the measured per-direction copy rate of that link
+(catalog/build_rules.toml, [links]) bounds the traffic.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+
+from gpuconfig.core.paths import catalog_dir
+from gpuconfig.core.workload.estimate import GpuSpec
+
+RULES_FILE = "build_rules.toml"
+
+
+def traffic_bytes(strategy: str, count: int, weights: float, grads: float, grad_accum: int) -> float:
+    """Bytes each card sends per optimizer step in a ring: DDP and ZeRO-1/2 reduce the gradients once per
+    step (reduce-scatter plus all-gather, 2 (n-1)/n of them); FSDP also gathers the weights for the forward and
+    the backward of every micro-batch."""
+    if count < 2:
+        return 0.0
+    share = (count - 1) / count
+    if strategy == "fsdp":
+        return grad_accum * 2 * share * weights + share * grads
+    return 2 * share * grads
+
+
+def pcie_gbs(x16_gbs: dict[int, float], generation: int, lanes: int) -> float:
+    """Measured copy rate of a PCIe link: the nearest measured generation at or below, scaled by lanes."""
+    known = [g for g in x16_gbs if g <= generation] or [min(x16_gbs)]
+    return x16_gbs[max(known)] * lanes / 16
+
+
+@cache
+def measured_links() -> tuple[dict[int, float], str] | None:
+    """The measured x16 copy rates by PCIe generation and their source; None when the file lacks them."""
+    try:
+        with (catalog_dir() / RULES_FILE).open("rb") as handle:
+            links = tomllib.load(handle)["links"]
+        rates = {g: float(links[f"gen{g}_x16_gbs"]) for g in (3, 4, 5)}
+        return rates, str(links["source"])
+    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class Link:
+    gbs: float  # per direction
+    name: str
+    source: str
+
+
+def card_link(gpu: GpuSpec) -> Link | None:
+    """The link a card of this model reaches the others over without NVLink: its own PCIe slot, at the
+    generation the catalog gives (x16 where the catalog has no lane count); None when the generation is
+    unknown."""
+    links = measured_links()
+    if links is None or not gpu.pcie_gen:
+        return None
+    lanes = gpu.pcie_lanes or 16
+    assumed = "" if gpu.pcie_lanes else " (x16 assumed: no lane count in the catalog)"
+    rate = pcie_gbs(links[0], gpu.pcie_gen, lanes)
+    return Link(rate, f"PCIe Gen{gpu.pcie_gen} x{lanes}{assumed}, {rate:g} GB/s per direction", links[1])
+
+
+def communication_seconds(
+    strategy: str, count: int, weights: float, grads: float, grad_accum: int, link: Link
+) -> float:
+    """Seconds each card spends sending its share of the step's collectives over `link`."""
+    return traffic_bytes(strategy, count, weights, grads, grad_accum) / (link.gbs * 1e9)
