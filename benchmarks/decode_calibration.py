@@ -157,6 +157,8 @@ def main() -> int:
         used.append(row)
     optimized = [r for r in used if not eager(r)]
     sources = sorted({r["source"] for r in optimized})
+    if len(sources) < 2:
+        raise SystemExit("need optimized-engine rates from at least two sources to hold one out")
     folds = {source: "AB"[i % 2] for i, source in enumerate(sources)}
     for r in optimized:
         r["_share"] = solve(r, *r["_fit"], None)

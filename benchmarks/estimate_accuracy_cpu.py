@@ -128,7 +128,8 @@ def run_case(case: dict[str, Any], recorded: dict[str, Any] | None, retrace: boo
     row = trace_case(case)
     if row["status"] != "traced":
         return row
-    if retrace and recorded and recorded.get("status") == "measured":
+    same_run = recorded and recorded.get("seq_used", row["seq_used"]) == row["seq_used"]
+    if retrace and recorded and recorded.get("status") == "measured" and same_run:
         kept = (
             "measured_peak_rss_bytes",
             "measured_runs_bytes",

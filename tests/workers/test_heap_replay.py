@@ -86,3 +86,38 @@ def test_the_replay_mallocs_the_objects_and_frees_them_where_the_nodes_are_relea
     assert alone is not None and live is not None and freed is not None
     assert live - alone == pytest.approx(8 * size, rel=0.01)  # each mapped with a page of header at most
     assert freed - alone < size  # gone again before the last tensor
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not hasattr(os, "confstr") or not os.confstr("CS_GNU_LIBC_VERSION"),
+    reason="the heap replay runs glibc's own malloc",
+)
+def test_a_key_allocated_again_while_live_gives_up_its_old_block_first() -> None:
+    """A storage resized without a free in between: its old block is freed, never left behind or shared."""
+    size = 40 * MiB  # mapped: the footprint follows exactly what is live
+    stream = [(1, size, TENSOR), (2, size, TENSOR), (1, 2 * size, TENSOR), (3, size, TENSOR), (1, -1, TENSOR)]
+    with MallocReplay() as replay:
+        peak = replay.replay(stream)
+    assert peak is not None
+    assert peak == pytest.approx(4 * size, rel=0.01)  # at most: 2 (key 1 resized) + 1 (key 2) + 1 (key 3)
+
+
+def test_the_marker_holds_no_node_so_a_branch_backward_never_reaches_is_released_when_it_dies() -> None:
+    import torch  # noqa: TID251  (the tests' Python has the torch extra; the marker runs on real tensors here)
+
+    from gpuconfig.workers.tracer.autograd_nodes import node_marker
+
+    marker = node_marker([])
+    x = torch.ones(4, requires_grad=True)
+    with marker:
+        kept = (x * 2).sum()
+        dropped = (x.exp() + 1).mean()  # a side branch: nothing runs its backward
+        created = {serial for _, serial, kind in marker.marks if kind != 0}
+        del dropped
+        released_early = {serial for _, serial, kind in marker.marks if kind == 0}
+        kept.backward()
+        del kept
+    released = {serial for _, serial, kind in marker.marks if kind == 0}
+    assert len(released_early) >= 3  # ExpBackward0, AddBackward0, MeanBackward0: gone with their tensor
+    assert released_early < created  # the kept graph was still alive then
+    assert released == created  # and every node is released once backward has run and its loss is gone

@@ -52,3 +52,12 @@ def test_fits_if_prices_fsdp_with_its_traffic_over_the_cards_link(store) -> None
         assert option.step_seconds is not None and option.step_seconds >= comm
         assert option.time_factor == pytest.approx(option.step_seconds / n / base.timing.step_seconds)
         assert option.time_factor > 1 / n  # not the n-fold speed-up the traffic rules out
+
+
+def test_sxm_modules_talk_over_their_nvlink_and_pcie_cards_over_their_slot(store) -> None:  # type: ignore[no-untyped-def]
+    h100 = gpu_spec(store, "nvidia-h100-sxm")
+    link = card_link(h100)
+    assert link is not None and h100.nvlink_gbs and link.gbs == pytest.approx(h100.nvlink_gbs / 2)
+    assert link.name.startswith("NVLink")
+    pcie_card = card_link(gpu_spec(store, "nvidia-h100-pcie"))
+    assert pcie_card is not None and pcie_card.name.startswith("PCIe Gen5")

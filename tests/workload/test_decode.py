@@ -116,3 +116,18 @@ def test_the_command_line_prices_a_generation_in_its_phases(tmp_path: object) ->
     assert g["decode_seconds"] > floor > 3.0
     assert time["step_seconds"] == pytest.approx(g["time_to_first_token_seconds"] + g["decode_seconds"])
     assert g["tokens_per_s_per_sequence"] < 1 / (g["weight_bytes_per_step"] / 1008e9)
+
+
+def test_data_parallel_replicas_each_generate_their_batch() -> None:
+    efficiency = Efficiency(compute=0.5, memory=0.5, source="test")
+    source = resolve_model("llama-2-7b")
+    one = time_at(fitted(), workload(), source, 1, 1000, GPU, efficiency, DECODE)
+    two = time_at(fitted(), workload().with_changes(gpus=2, strategy="ddp"), source, 1, 1000, GPU, efficiency, DECODE)
+    assert two.step_seconds == pytest.approx(one.step_seconds)  # each card runs its own requests
+    assert two.tokens_per_s == pytest.approx(2 * (one.tokens_per_s or 0))
+
+
+def test_one_generated_token_is_the_prompts_pass_alone() -> None:
+    efficiency = Efficiency(compute=0.5, memory=0.5, source="test")
+    timing = time_at(fitted(), workload(generate=1), resolve_model("llama-2-7b"), 1, 1000, GPU, efficiency, DECODE)
+    assert timing.generation is None and timing.step_seconds > 0

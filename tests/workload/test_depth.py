@@ -176,3 +176,11 @@ def test_the_depths_traced_follow_how_the_config_repeats_its_layers(
     assert source.depth_pattern() == pattern
     if pattern is not None:
         assert shallow_depths(*pattern) == depths
+
+
+def test_periods_from_several_fields_combine_to_their_least_common_multiple() -> None:
+    config = {"num_hidden_layers": 48, "decoder_sparse_step": 2, "sliding_window_pattern": 3}
+    source = ModelSource(ref="x", kind="hf_config", name="x", family="llm", config=config)
+    assert source.depth_pattern() == (0, 6)
+    listed = {"num_hidden_layers": 24, "moe_layer_freq": [0, 1] * 12}  # sparse layers named one by one
+    assert ModelSource(ref="x", kind="hf_config", name="x", family="llm", config=listed).depth_pattern() is None

@@ -63,7 +63,7 @@ def timing_for(
     if calibrated is None:
         return None, "no calibrated efficiency yet (benchmarks/time_calibration.py writes catalog/efficiency.toml)"
     decode = decode_efficiency()
-    if not workload.training and workload.generate > 0 and decode is None:
+    if not workload.training and workload.generate > 1 and decode is None:
         return None, NO_DECODE  # the prompt's pass alone would be far too fast an answer
     try:
         return time_at(fitted, workload, source, batch, seq, gpu, calibrated, decode), ""

@@ -3,9 +3,9 @@
 Ring collectives, as NCCL runs them (nccl-tests, doc/PERFORMANCE.md): an all-reduce moves 2 (n-1)/n of the
 buffer through each card's link, an all-gather or a reduce-scatter (n-1)/n. DDP and ZeRO-1/2 reduce the
 gradients once per optimizer step (an all-reduce); FSDP gathers the weights for the forward and again for
-the backward of every micro-batch and reduce-scatters the gradients. Without NVLink, the cards reach each
-other over PCIe, each through its own slot: the measured per-direction copy rate of that link
-(catalog/build_rules.toml, [links]) bounds the traffic.
+the backward of every micro-batch and reduce-scatters the gradients. SXM modules reach each other over the
+NVLink their board wires; other cards over PCIe, each through its own slot: the measured per-direction copy
+rate of that link (catalog/build_rules.toml, [links]) bounds the traffic.
 """
 
 from __future__ import annotations
@@ -58,9 +58,13 @@ class Link:
 
 
 def card_link(gpu: GpuSpec) -> Link | None:
-    """The link a card of this model reaches the others over without NVLink: its own PCIe slot, at the
-    generation the catalog gives (x16 where the catalog has no lane count); None when the generation is
-    unknown."""
+    """The link cards of this model reach each other over: NVLink for an SXM module (its board always wires
+    it; the catalog's figure counts both directions, so half of it each way), else the card's own PCIe slot
+    at the generation the catalog gives (x16 where the catalog has no lane count; an NVLink bridge on a
+    PCIe card is optional and not assumed); None when neither is known."""
+    if gpu.form_factor.upper().startswith("SXM") and gpu.nvlink_gbs:
+        each_way = gpu.nvlink_gbs / 2
+        return Link(each_way, f"NVLink, {each_way:g} GB/s per direction", "the catalog's NVLink figure for the module")
     links = measured_links()
     if links is None or not gpu.pcie_gen:
         return None

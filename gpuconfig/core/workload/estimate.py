@@ -347,6 +347,8 @@ class GpuSpec:
     cc_minor: int | None = None
     pcie_gen: int | None = None
     pcie_lanes: int | None = None
+    nvlink_gbs: float | None = None  # both directions, as vendors give it
+    form_factor: str = ""
 
     @classmethod
     def from_specs(cls, part_id: str, name: str, specs: dict[str, Any]) -> GpuSpec:
@@ -365,6 +367,8 @@ class GpuSpec:
             int(str(cc).split(".")[1]) if cc and "." in str(cc) else None,
             int(specs["pcie_gen"]) if specs.get("pcie_gen") else None,
             int(specs["pcie_lanes"]) if specs.get("pcie_lanes") else None,
+            float(specs["nvlink_gbs"]) if specs.get("nvlink_gbs") else None,
+            str(specs.get("form_factor") or ""),
         )
 
 
@@ -479,13 +483,17 @@ def time_at(
     tokens = samples * seq if source.reads_tokens else None
     accum = workload.grad_accum
     timing = Timing(step, samples, tokens, compute * accum, memory * accum, gpu.id, efficiency, conv * accum)
-    if decode is None or workload.training or workload.generate <= 0:
+    if decode is None or workload.training or workload.generate <= 1:  # one token: the prompt's pass gives it
         return timing
     generation = decode_at(fitted, workload, batch, seq, gpu, decode, prefill_seconds=step)
     total = generation.prefill_seconds + generation.decode_seconds
-    generated = batch * workload.generate
+    generated = batch * workload.generate * replicas
     return replace(
-        timing, step_seconds=total, samples_per_s=batch / total, tokens_per_s=generated / total, generation=generation
+        timing,
+        step_seconds=total,
+        samples_per_s=batch * replicas / total,
+        tokens_per_s=generated / total,
+        generation=generation,
     )
 
 
@@ -505,9 +513,9 @@ def decode_at(
 ) -> Generation:
     """The generated tokens after a `seq`-token prompt: each decode step at context L reads the weights once
     and the batch's KV cache of L tokens, moves the other operators' bytes of one more token, and computes
-    one more token's FLOPs (the traced quantities' growth per token at L: their fitted linear and quadratic
-    terms in the length); its time is the slower of its reads at the fitted share of bandwidth and its
-    FLOPs at the dense rate, plus its kernels' launches in eager mode."""
+    one more token's FLOPs (the traced quantities' growth per token at L: their fitted linear term, and one
+    query row of the quadratic one); its time is the slower of its reads at the fitted share of bandwidth
+    and its FLOPs at the dense rate, plus its kernels' launches in eager mode."""
     weights = fitted.at("forward.weights", batch, seq) + fitted.at("forward.buffers", batch, seq)
     tokens = max(1, batch * seq)
     kv_per_token = fitted.at("kv_cache_bytes", batch, seq) / tokens
@@ -525,7 +533,9 @@ def decode_at(
     launch = kernels * decode.launch_seconds
 
     def per_token(term: Term | None, context: int) -> float:
-        return 0.0 if term is None else max(0.0, term.alpha + 2 * term.beta * context)
+        # The traced pass of s tokens counts alpha s + beta s^2: the quadratic part is attention's s x s
+        # scores. A decode step is one query row against `context` keys: beta * context of it.
+        return 0.0 if term is None else max(0.0, term.alpha + term.beta * context)
 
     def work(context: int) -> float:
         reads = weights + batch * (kv_per_token * context + per_token(bytes_term, context))

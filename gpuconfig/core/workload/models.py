@@ -65,15 +65,19 @@ class ModelSource:
         if c.get("mlp_only_layers"):  # dense layers named one by one: no repeating block
             return None
         period = 1
-        for key in ("decoder_sparse_step", "interleave_moe_layer_step", "moe_layer_freq"):
+        # Periods of sparse layers, and Gemma 2/3 configs that give their attention block as a count
+        # (sliding_window_pattern) instead of listing layer_types.
+        for key in ("decoder_sparse_step", "interleave_moe_layer_step", "moe_layer_freq", "sliding_window_pattern"):
             step = c.get(key)
             if isinstance(step, int) and step > 1:
-                period = max(period, step)
+                period = math.lcm(period, step)
+            elif isinstance(step, list):  # given layer by layer: no single period to trust
+                return None
         kinds = c.get("layer_types")
         if isinstance(kinds, list) and len(kinds) > lead:
             body = kinds[lead:]
             repeat = next(n for n in range(1, len(body) + 1) if all(body[i] == body[i % n] for i in range(len(body))))
-            period = period * repeat // math.gcd(period, repeat)
+            period = math.lcm(period, repeat)
         return lead, period
 
     @property

@@ -7,11 +7,13 @@ the node. Allocated between a step's large tensors, they pin the holes the freed
 heap grows well past the tensors (workers/tracer/heap.py). The graph under fake tensors is the real graph
 (autograd runs above them), so its nodes are seen here as the model creates them: a node is marked at the
 storage event it follows, with whether it was created inside an activation-checkpointed region (whose
-saved tensors are packed away, so its objects differ), and marked again when backward has run it.
+saved tensors are packed away, so its objects differ), and marked again where backward runs it, or where
+it is destroyed when backward never reaches it.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from . import torch_private
@@ -19,10 +21,21 @@ from . import torch_private
 PLAIN, CHECKPOINTED = 1, 2  # the kinds of node; a release is marked with kind 0
 
 
+class _Alive:
+    """Put in a node's metadata: collected when the node is destroyed, which a finalizer on it marks."""
+
+
+METADATA_KEY = "gpuconfig.node"
+
+
 def node_marker(events: list[Any]) -> Any:
     """A TorchFunctionMode that appends (storage events so far, node serial, kind) to `marks` for every
-    autograd node the step creates, and (position, serial, 0) when backward has run it (or, for a node
-    backward never reaches, when `release_all` is called at the end of the step)."""
+    autograd node the step creates, and (position, serial, 0) once: where backward runs the node (its saved
+    variables go then, and the real run's heap gets the node's blocks back for reuse; measured against real
+    runs by benchmarks/estimate_accuracy_cpu.py), or, for a node backward never reaches, where it is
+    destroyed with the tensors that held it. The marker holds no node: a sentinel in the node's own metadata
+    dies with it, and a finalizer on the sentinel marks that release, so the traced memory is what it would
+    be without the marker."""
     import torch
 
     function_mode = torch_private.function_mode()
@@ -33,8 +46,8 @@ def node_marker(events: list[Any]) -> Any:
         def __init__(self) -> None:
             super().__init__()
             self.marks: list[tuple[int, int, int]] = []
-            self.live: dict[int, tuple[Any, int]] = {}  # id(node) -> (node, serial); the node is kept alive
             self.serial = 0
+            self.released: set[int] = set()
 
         def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             out = func(*args, **(kwargs or {}))
@@ -49,25 +62,20 @@ def node_marker(events: list[Any]) -> Any:
             several, each reaching the ones it was built on)."""
             while nodes:
                 node = nodes.pop()
-                if node is None or id(node) in self.live:
+                if node is None or METADATA_KEY in node.metadata:
                     continue
                 self.serial += 1
-                self.live[id(node)] = (node, self.serial)
-                self.marks.append((len(events), self.serial, kind))
-                node.register_hook(self._released(id(node)))
-                nodes.extend(f for f, _ in node.next_functions if f is not None and id(f) not in self.live)
+                serial = self.serial
+                alive = _Alive()
+                node.metadata[METADATA_KEY] = alive
+                weakref.finalize(alive, self._release, serial)
+                node.register_hook(lambda *_, serial=serial: self._release(serial))
+                self.marks.append((len(events), serial, kind))
+                nodes.extend(f for f, _ in node.next_functions if f is not None)
 
-        def _released(self, key: int) -> Any:
-            def hook(*_: Any) -> None:
-                item = self.live.pop(key, None)
-                if item is not None:
-                    self.marks.append((len(events), item[1], 0))
-
-            return hook
-
-        def release_all(self) -> None:
-            for _, serial in self.live.values():
+        def _release(self, serial: int) -> None:
+            if serial not in self.released:
+                self.released.add(serial)
                 self.marks.append((len(events), serial, 0))
-            self.live.clear()
 
     return NodeMarker()

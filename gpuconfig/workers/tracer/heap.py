@@ -158,14 +158,18 @@ class MallocReplay:
         slots: dict[Any, int] = {}
         free_slots: list[int] = []
         numbered = []
+        next_slot = 0
         for key, size, kind in stream:  # a live block has a slot, then reused
+            if key in slots:  # freed, or allocated again while live (its old block goes first)
+                slot = slots.pop(key)
+                free_slots.append(slot)
+                numbered.append((slot, -1, kind))
             if size < 0:
-                if key in slots:
-                    slot = slots.pop(key)
-                    free_slots.append(slot)
-                    numbered.append((slot, -1, kind))
                 continue
-            slot = free_slots.pop() if free_slots else len(slots) + len(free_slots)
+            if free_slots:
+                slot = free_slots.pop()
+            else:
+                slot, next_slot = next_slot, next_slot + 1
             slots[key] = slot
             numbered.append((slot, size, kind))
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as handle:

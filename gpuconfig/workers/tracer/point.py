@@ -120,7 +120,6 @@ def trace_point(
                     peaks.begin()  # the peaks of the last (steady-state) step only
                 with counter if last else contextlib.nullcontext(), marker:
                     kv = one_step(model, inputs, optimizer, request, peaks if last else None)
-                marker.release_all()
             peak_phase, peak = peaks.peak()
     return {
         "batch": batch,
