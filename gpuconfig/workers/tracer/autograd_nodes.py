@@ -24,6 +24,9 @@ PLAIN, CHECKPOINTED = 1, 2  # the kinds of node; a release is marked with kind 0
 class _Alive:
     """Put in a node's metadata: collected when the node is destroyed, which a finalizer on it marks."""
 
+    def __init__(self, serial: int) -> None:
+        self.serial = serial
+
 
 METADATA_KEY = "gpuconfig.node"
 
@@ -62,11 +65,16 @@ def node_marker(events: list[Any]) -> Any:
             several, each reaching the ones it was built on)."""
             while nodes:
                 node = nodes.pop()
-                if node is None or METADATA_KEY in node.metadata:
+                if node is None:
                     continue
+                marked = node.metadata.get(METADATA_KEY)
+                if marked is not None and marked.serial not in self.released:
+                    continue  # marked in this step already
+                # A node met again after its release is one a later step reuses (a parameter's AccumulateGrad
+                # that something kept alive): the step it joins gets its objects as a new one would.
                 self.serial += 1
                 serial = self.serial
-                alive = _Alive()
+                alive = _Alive(serial)
                 node.metadata[METADATA_KEY] = alive
                 weakref.finalize(alive, self._release, serial)
                 node.register_hook(lambda *_, serial=serial: self._release(serial))
