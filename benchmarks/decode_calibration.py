@@ -109,30 +109,23 @@ def workload_of(row: dict[str, Any]) -> Any:
     )
 
 
-def solve(row: dict[str, Any], fitted: Any, source: Any, launch: float | None) -> float:
-    """The bandwidth share (launch None: no launch time) or the launch time per kernel that makes the
-    estimate equal the measurement, by bisection (the estimate is monotone in both)."""
-    low, high = (0.01, 1.0) if launch is None else (0.0, 1e-3)
+def solve(row: dict[str, Any], fitted: Any, source: Any, share: float | None) -> float:
+    """The bandwidth share (share None: no launch time) or, at bandwidth share `share`, the launch time per
+    kernel that makes the estimate equal the measurement, by bisection (the estimate is monotone in both)."""
+    low, high = (0.01, 1.0) if share is None else (0.0, 1e-3)
     for _ in range(60):
         middle = (low + high) / 2
         rate = (
             predicted(row, fitted, source, middle, 0.0)
-            if launch is None
-            else predicted(row, fitted, source, launch_share(), middle)
+            if share is None
+            else predicted(row, fitted, source, share, middle)
         )
         too_fast = rate > row["tokens_per_s"]
-        if launch is None:
+        if share is None:
             low, high = (low, middle) if too_fast else (middle, high)
         else:
             low, high = (middle, high) if too_fast else (low, middle)
     return (low + high) / 2
-
-
-_SHARE: list[float] = []
-
-
-def launch_share() -> float:
-    return _SHARE[0]
 
 
 def main() -> int:
@@ -166,14 +159,13 @@ def main() -> int:
         fold: statistics.median(r["_share"] for r in optimized if folds[r["source"]] != fold) for fold in "AB"
     }
     all_share = statistics.median(r["_share"] for r in optimized)
-    _SHARE.append(all_share)
     report = []
     for r in optimized:
         share = fold_share[folds[r["source"]]]
         rate = predicted(r, *r["_fit"], share, 0.0)
         report.append(entry(r, rate, f"held out (fold {folds[r['source']]}, share {share:.3f})"))
     eager_rows = [r for r in used if eager(r)]
-    launch = statistics.median(solve(r, *r["_fit"], 1.0) for r in eager_rows) if eager_rows else 0.0
+    launch = statistics.median(solve(r, *r["_fit"], all_share) for r in eager_rows) if eager_rows else 0.0
     report += [entry(r, predicted(r, *r["_fit"], all_share, launch), "fitted on the eager rows") for r in eager_rows]
     held = [e["error"] for e in report if e["how"].startswith("held out")]
     result = {

@@ -537,16 +537,19 @@ def decode_at(
         # scores. A decode step is one query row against `context` keys: beta * context of it.
         return 0.0 if term is None else max(0.0, term.alpha + term.beta * context)
 
-    def work(context: int) -> float:
+    def parts(context: int) -> tuple[float, float]:
+        """(reads at the fitted bandwidth, FLOPs at the dense rate) of the step at this context."""
         reads = weights + batch * (kv_per_token * context + per_token(bytes_term, context))
         memory = reads / divided / bandwidth if bandwidth else 0.0
-        return max(memory, batch * per_token(flops_term, context) * seconds_per_flop / divided)
+        return memory, batch * per_token(flops_term, context) * seconds_per_flop / divided
+
+    def work(context: int) -> float:
+        return max(parts(context))
 
     def step(context: int) -> tuple[float, str]:
-        reads = weights + batch * (kv_per_token * context + per_token(bytes_term, context))
-        memory = reads / divided / bandwidth if bandwidth else 0.0
-        busy = work(context)
-        bound = "memory bandwidth" if memory >= busy else "compute"
+        memory, compute = parts(context)
+        busy = max(memory, compute)
+        bound = "memory bandwidth" if memory >= compute else "compute"
         return busy + launch, "kernel launches" if launch > busy else bound
 
     steps = max(0, workload.generate - 1)  # the prompt's pass yields the first token
