@@ -1,38 +1,48 @@
-"""Generation run for real on the CPU: the prompt's forward pass fills the KV cache, then one token at a time
-is fed back until `generate` new tokens are in the cache, as greedy decoding does. What an inference estimate
-with generated tokens (`--generate`) is checked against."""
+"""Generation run for real, on the CPU or a CUDA GPU: the prompt's forward pass fills the KV cache, then one
+token at a time is fed back until `generate` new tokens are in the cache, as greedy decoding does. What an
+inference estimate with generated tokens (`--generate`) is checked against: its memory, its time to the first
+token and its decode steps."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from .models import build
 from .point import prepare
+from .real_run import Clock, building_on, device_facts, device_memory, distribution, real_attention, reset_peaks
 from .runtime import rss_bytes
 
 
 def measure_generation(request: dict[str, Any], batch: int, seq: int) -> dict[str, Any]:
-    """Prompt of `seq` tokens, then request["generate"] tokens, greedily, with the model's own cache."""
+    """Prompt of `seq` tokens, then request["generate"] tokens, greedily, with the model's own cache. Every decode
+    step is waited for, as transformers' generate() does when it checks its stopping criteria each token."""
     import torch
 
     torch.manual_seed(0)
-    started = time.perf_counter()
-    model, inputs, _ = build(request, batch, seq, None)
+    clock = Clock(request)
+    started = clock.now()
+    with building_on(request):
+        model, inputs, _ = build(request, batch, seq, None)
     prepare(model, request, foreach=False)
-    built = time.perf_counter()
-    with torch.no_grad():
+    built = clock.now()
+    after_build = device_memory(request, "cuda_build")
+    reset_peaks(request)
+    decode: list[float] = []
+    with torch.no_grad(), real_attention(request, model):
+        prompt_started = clock.now()
         output = model(**inputs, use_cache=True)
         cache = output.past_key_values
         token = output.logits[:, -1:].argmax(-1)
         del output
-        prompt_done = time.perf_counter()
+        prompt_done = clock.now()
         for _ in range(int(request["generate"])):
+            began = clock.now()
             output = model(input_ids=token, past_key_values=cache, use_cache=True)
             cache = output.past_key_values
             token = output.logits[:, -1:].argmax(-1)
             del output
-    ended = time.perf_counter()
+            decode.append(clock.now() - began)
+    ended = clock.now()
     return {
         "batch": batch,
         "seq": seq,
@@ -40,4 +50,11 @@ def measure_generation(request: dict[str, Any], batch: int, seq: int) -> dict[st
         "peak_rss_bytes": rss_bytes(),
         "build_seconds": built - started,
         "step_seconds": [prompt_done - built, ended - prompt_done],
+        "prompt_seconds": prompt_done - prompt_started,
+        "decode_steps": distribution(decode),
+        "decode_first_seconds": decode[:8],
+        "decode_last_seconds": decode[-8:],
+        **after_build,
+        **device_memory(request, "cuda"),
+        **device_facts(request),
     }

@@ -4,7 +4,6 @@ and operators counted; or the same steps run for real on the CPU, to check the t
 from __future__ import annotations
 
 import contextlib
-import time
 from typing import Any
 
 from . import torch_private
@@ -19,16 +18,29 @@ from .heap_profile import heap_profile
 from .lora import add_lora
 from .memory import PhasePeaks, cache_bytes, frozen_parameters_tolerated
 from .models import build, call, input_bytes, loss_of, skipped_init
+from .real_run import (
+    Clock,
+    autocast_device,
+    building_on,
+    device_facts,
+    device_memory,
+    distribution,
+    on_cuda,
+    real_attention,
+    reset_peaks,
+)
 from .runtime import rss_bytes
 
 
-def autocast_for(precision: str) -> Any:
+def autocast_for(precision: str, device: str = "cpu") -> Any:
+    """Mixed precision as the run's device applies it: the trace's fake tensors are CPU tensors whatever the
+    target (its CUDA differences are modelled in attention.py); a real GPU run autocasts on "cuda"."""
     import torch
 
     if precision in ("amp_fp16",):
-        return torch.autocast("cpu", dtype=torch.float16)
+        return torch.autocast(device, dtype=torch.float16)
     if precision in ("amp_bf16", "fp8"):
-        return torch.autocast("cpu", dtype=torch.bfloat16)
+        return torch.autocast(device, dtype=torch.bfloat16)
     return contextlib.nullcontext()
 
 
@@ -55,10 +67,17 @@ def prepare(model: Any, request: dict[str, Any], foreach: bool) -> Any:
     return make_optimizer(request["optimizer"], [p for p in model.parameters() if p.requires_grad], foreach)
 
 
-def one_step(model: Any, inputs: Any, optimizer: Any, request: dict[str, Any], peaks: PhasePeaks | None = None) -> int:
+def one_step(
+    model: Any,
+    inputs: Any,
+    optimizer: Any,
+    request: dict[str, Any],
+    peaks: PhasePeaks | None = None,
+    device: str = "cpu",
+) -> int:
     """One training step as a training loop runs it (outputs released before backward), or one forward
     pass for inference; returns the bytes of the KV cache that forward built. `peaks` is told where each
-    phase ends."""
+    phase ends; `device` is where a real run autocasts."""
     import torch
 
     def ended(phase: str) -> None:
@@ -72,7 +91,7 @@ def one_step(model: Any, inputs: Any, optimizer: Any, request: dict[str, Any], p
             del output
         ended("forward")
         return kv
-    with autocast_for(request["precision"]):
+    with autocast_for(request["precision"], device):
         output = call(model, inputs)
         loss = loss_of(output)
     del output
@@ -154,25 +173,37 @@ def trace_point(
 
 
 def measure_point(request: dict[str, Any], batch: int, seq: int) -> dict[str, Any]:
-    """Run the same steps for real on the CPU: what the traced estimate is checked against."""
+    """Run the same steps for real, on the CPU or a CUDA GPU: what the traced estimate is checked against.
+    The memory figures cover the trace's recipe (two training steps, or one inference pass); with
+    request["timed_steps"] = n, n more steps are then timed, each waited for, for the time estimate."""
     import torch
 
     training = request["task"] != "inference"
     torch.manual_seed(0)
-    started = time.perf_counter()
-    model, inputs, _ = build(request, batch, seq, None)
-    optimizer = prepare(model, request, foreach=False)
-    built = time.perf_counter()
-    step_seconds = []
-    for _ in range(2 if training else 1):
-        step_started = time.perf_counter()
-        with attention_kernels(request, model):
-            one_step(model, inputs, optimizer, request)
-        step_seconds.append(time.perf_counter() - step_started)
+    clock = Clock(request)
+    started = clock.now()
+    with building_on(request):
+        model, inputs, _ = build(request, batch, seq, None)
+        optimizer = prepare(model, request, foreach=on_cuda(request))  # each device's default implementation
+    built = clock.now()
+    after_build = device_memory(request, "cuda_build")
+    reset_peaks(request)
+
+    def step() -> None:
+        with real_attention(request, model):
+            one_step(model, inputs, optimizer, request, device=autocast_device(request))
+
+    step_seconds = [clock.time(step) for _ in range(2 if training else 1)]
+    memory = device_memory(request, "cuda")
+    timed = [clock.time(step) for _ in range(int(request.get("timed_steps", 0)))]
     return {
         "batch": batch,
         "seq": seq,
         "peak_rss_bytes": rss_bytes(),
         "build_seconds": built - started,
         "step_seconds": step_seconds,
+        **after_build,
+        **memory,
+        **({"timed_steps": distribution(timed)} if timed else {}),
+        **device_facts(request),
     }
