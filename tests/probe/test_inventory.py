@@ -1,7 +1,8 @@
 """The machine inventory and NVML: this machine for real, sysfs and NVML fixtures built from documented layouts.
 
-No recording of a real NVIDIA GPU exists yet: tests/probe/data/nvml_documented.json is built from the NVML
-API reference's documented return types (its "source" says so). This machine has no NVIDIA driver, so the
+tests/probe/data/nvml_documented.json is built from the NVML API reference's documented return types (its "source"
+says so): it covers what a real card seldom shows (ECC errors, retired pages, throttling, an old driver's refusals).
+A real recording of an H100 is tested in test_recorded_h100.py. This machine has no NVIDIA driver, so the
 unavailable path of NVML is tested for real.
 """
 
@@ -225,7 +226,7 @@ def test_pcie_link_of_an_unknown_device_is_unavailable(tmp_path: Path) -> None:
     assert is_unavailable(pcie_link("0000:99:00.0", tmp_path))
 
 
-# --- NVML parsing, against the documented-values fixture (no real recording exists yet) ---------------------
+# --- NVML parsing, against the documented-values fixture (a real recording: test_recorded_h100.py) ------
 
 
 @pytest.fixture(scope="module")

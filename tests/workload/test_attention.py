@@ -50,6 +50,23 @@ def test_auto_picks_memory_efficient_where_flash_does_not_run() -> None:
     assert choose({**BERT_BF16, "head_dim": 256}, A100)[0] == "sdpa_flash"
 
 
+def test_grouped_heads_fall_back_to_math_where_flash_does_not_run() -> None:
+    """Memory-efficient takes no grouped key/value heads: a grouped-query model in fp32, or on a card without
+    flash, runs math (measured on an H100: benchmarks/results/estimate_accuracy_gpu.json)."""
+    llama_fp32 = {**BERT_FP32, "kernels": ["math"], "grouped": True}
+    implementation, why, note = choose(llama_fp32, H100, precision="fp32")
+    assert implementation == "sdpa_math" and note == ""  # the trace ran math too
+    assert why.endswith(
+        "flash needs fp16 or bf16, the attention computes in fp32, and memory-efficient takes no "
+        "grouped key/value heads"
+    )
+    llama_fp16 = {**BERT_BF16, "dtypes": ["float16"], "grouped": True}  # traced flash, as an sm80+ card runs it
+    implementation, why, note = choose(llama_fp16, T4, precision="amp_fp16")
+    assert implementation == "sdpa_math" and "flash needs sm80+" in why and "choose sdpa_math" in note
+    assert choose(llama_fp16, A100, precision="amp_fp16")[0] == "sdpa_flash"
+    assert choose({**BERT_FP32, "grouped": False}, H100, precision="fp32")[0] == "sdpa_efficient"
+
+
 def test_auto_falls_back_to_math_for_bf16_before_sm80_and_says_the_trace_is_short() -> None:
     implementation, why, note = choose(BERT_BF16, V100)
     assert implementation == "sdpa_math" and why.startswith("auto: transformers picks sdpa; PyTorch falls back to math")

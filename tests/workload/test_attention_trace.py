@@ -101,6 +101,22 @@ def test_a_model_without_sdpa_runs_eager_and_refuses_sdpa_by_name() -> None:
         trace_point(tiny_request("gemma2", "sdpa_efficient", **gemma2), 1, 16)
 
 
+def test_grouped_heads_run_math_where_flash_does_not_and_refuse_a_forced_efficient_kernel() -> None:
+    """transformers passes a grouped-query model's keys grouped (enable_gqa); PyTorch's memory-efficient kernel
+    does not take them, so fp32 (which flash does not take) falls back to math and keeps the scores."""
+    llama = {"num_key_value_heads": 2, "hidden_size": 64, "num_attention_heads": 4, "intermediate_size": 128}
+    fp32 = trace_point(tiny_request("llama", "auto", **llama), 1, 128)
+    assert fp32["attention"]["kernels"] == ["math"] and fp32["attention"]["grouped"] is True
+    bf16 = trace_point({**tiny_request("llama", "auto", **llama), "precision": "bf16"}, 1, 128)
+    assert bf16["attention"]["kernels"] == ["flash"] and bf16["attention"]["grouped"] is True
+    ungrouped = trace_point(tiny_request("llama", "auto", **{**llama, "num_key_value_heads": 4}), 1, 128)
+    assert ungrouped["attention"]["kernels"] == ["efficient"] and ungrouped["attention"]["grouped"] is False
+    # math keeps heads x length^2 scores per layer that memory-efficient does not: more activations at once
+    assert fp32["memory"]["activations"] > ungrouped["memory"]["activations"]
+    with pytest.raises(TraceError, match="sdpa_efficient takes no grouped key/value heads"):
+        trace_point(tiny_request("llama", "sdpa_efficient", **llama), 1, 128)
+
+
 def estimate(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """`gpuconfig estimate` with the module's trace cache (the fits above are on disk there)."""
     env = {**os.environ, "GPUCONFIG_DATA_DIR": str(data)}

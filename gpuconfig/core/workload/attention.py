@@ -84,6 +84,18 @@ def _cuda_auto(
             "length scores the traced fused kernel does not: choose sdpa_math to trace it"
         )
         return AttentionChoice("sdpa_math", f"auto: {who}PyTorch falls back to math: {_sm(cc)}, {dtype}", note)
+    if traced.get("grouped"):
+        # PyTorch's memory-efficient kernel takes no grouped key/value heads (sdp_utils.cpp,
+        # use_mem_efficient_attention: check_batch_size_and_num_heads_dense<false>), and transformers passes them
+        # grouped (enable_gqa) when it passes no mask.
+        note = (
+            ""
+            if "math" in traced.get("kernels", ())
+            else "the trace ran flash, which keeps no length x length scores; math keeps them: choose sdpa_math to "
+            "trace it"
+        )
+        why = f"{why_not_flash}, and memory-efficient takes no grouped key/value heads"
+        return AttentionChoice("sdpa_math", f"auto: {who}PyTorch falls back to math: {why}", note)
     return AttentionChoice("sdpa_efficient", f"auto: {who}PyTorch picks memory-efficient: {why_not_flash}")
 
 

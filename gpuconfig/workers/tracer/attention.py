@@ -6,9 +6,15 @@ The implementation (the request's "attention") is one of:
   supports it, else "eager" (modeling_utils.py, PreTrainedModel.get_correct_attn_implementation, transformers
   5.24); SDPA then takes the first kernel whose checks pass in torch._C._get_sdp_priority_order() (flash,
   memory-efficient, math in torch 2.13). On the CPU the trace runs torch's own CPU choice. For CUDA it runs
-  the choice an sm80+ card makes (flash when the call suits it, else memory-efficient); the flash and
-  memory-efficient kernels keep the same memory (a log-sum-exp per query), so an older card, whose choice
-  the answer names, changes nothing traced.
+  the choice an sm80+ card makes: flash when the call suits it, else memory-efficient, except for grouped
+  key/value heads, which transformers passes as they are (enable_gqa, when it passes no mask:
+  integrations/sdpa_attention.py, use_gqa_in_sdpa) and which the memory-efficient kernel does not take
+  (sdp_utils.cpp, use_mem_efficient_attention: check_batch_size_and_num_heads_dense<false>), so such a call
+  falls back to math and keeps the length x length scores. Measured on an H100 (benchmarks/
+  estimate_accuracy_gpu.py, llama-small-generate-4096): a 4,096-token fp32 prompt of a grouped-query model
+  peaks at 3.0 GiB where the memory-efficient kernel would hold 1.1 GiB. The flash and memory-efficient
+  kernels keep the same memory (a log-sum-exp per query), so an older card, whose choice the answer names,
+  changes nothing traced where the call is not grouped.
 - eager: transformers' eager_attention_forward: matmul, softmax and dropout, with the batch x heads x length
   x length probabilities kept for backward.
 - sdpa_math, sdpa_efficient, sdpa_flash: scaled_dot_product_attention forced to one kernel, as
@@ -55,9 +61,11 @@ class AttentionRecord:
     head_dim: int = 0
     mask: bool = False
     dtypes: set[str] = field(default_factory=set)
+    grouped: bool = False  # a call passed fewer key/value heads than query heads (enable_gqa)
 
-    def add(self, kernel: str, query: Any, attn_mask: Any) -> None:
+    def add(self, kernel: str, query: Any, attn_mask: Any, grouped: bool = False) -> None:
         self.kernels.add(kernel)
+        self.grouped = self.grouped or grouped
         self.head_dim = max(self.head_dim, int(query.shape[-1]))
         self.mask = self.mask or attn_mask is not None
         self.dtypes.add(str(query.dtype).removeprefix("torch."))
@@ -71,6 +79,7 @@ class AttentionRecord:
             "head_dim": self.head_dim or None,
             "mask": self.mask,
             "dtypes": sorted(self.dtypes),
+            "grouped": self.grouped,
         }
 
 
@@ -172,19 +181,28 @@ def attention_kernels(request: dict[str, Any], model: Any) -> Iterator[Attention
             output, kernel = cpu_choice(lambda: original(*args, scale=scale, enable_gqa=enable_gqa))
             record.add(kernel, query, attn_mask)
             return output
+        grouped = bool(enable_gqa) and key.shape[-3] != query.shape[-3]
         if asked == "sdpa_math":
-            record.add("math", query, attn_mask)
+            record.add("math", query, attn_mask, grouped)
             return cuda_math(query, key, value, attn_mask, dropout_p, is_causal, scale)
         if asked == "flash_attention_2":
             attn_mask = None  # unpadded inputs: transformers passes flash-attn no mask
         refused = flash_takes(query, key, attn_mask, is_causal)
         if asked in ("sdpa_flash", "flash_attention_2") and refused:
             raise TraceError("unsupported", f"attention {asked}: {refused}")
-        record.add("efficient" if asked == "sdpa_efficient" or refused else "flash", query, attn_mask)
+        if grouped and (asked == "sdpa_efficient" or refused):
+            # The memory-efficient kernel takes no grouped heads (sdp_utils.cpp, check_batch_size_and_num_heads_
+            # dense<false>): forced, PyTorch finds no kernel; left to choose, it falls back to math.
+            if asked == "sdpa_efficient":
+                raise TraceError(
+                    "unsupported",
+                    "attention sdpa_efficient takes no grouped key/value heads, and transformers passes this "
+                    "model's grouped (enable_gqa): choose auto, sdpa_flash or sdpa_math",
+                )
+            record.add("math", query, attn_mask, grouped)
+            return cuda_math(query, key, value, attn_mask, dropout_p, is_causal, scale)
+        record.add("efficient" if asked == "sdpa_efficient" or refused else "flash", query, attn_mask, grouped)
         if asked == "sdpa_efficient" or refused:
-            if enable_gqa and key.shape[-3] != query.shape[-3]:  # the kernel takes as many key as query heads
-                groups = query.shape[-3] // key.shape[-3]
-                key, value = key.repeat_interleave(groups, dim=-3), value.repeat_interleave(groups, dim=-3)
             return efficient(query, key, value, attn_mask, dropout_p, is_causal, scale)
         return flash(query, key, value, dropout_p, is_causal, scale)  # grouped heads taken as they are
 

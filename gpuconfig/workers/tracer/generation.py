@@ -9,7 +9,17 @@ from typing import Any
 
 from .models import build
 from .point import prepare
-from .real_run import Clock, building_on, device_facts, device_memory, distribution, real_attention, reset_peaks
+from .real_run import (
+    Clock,
+    DevicePhases,
+    building_on,
+    device_facts,
+    device_memory,
+    distribution,
+    on_cuda,
+    real_attention,
+    reset_peaks,
+)
 from .runtime import rss_bytes
 
 
@@ -27,6 +37,7 @@ def measure_generation(request: dict[str, Any], batch: int, seq: int) -> dict[st
     built = clock.now()
     after_build = device_memory(request, "cuda_build")
     reset_peaks(request)
+    phases = DevicePhases() if on_cuda(request) else None
     decode: list[float] = []
     with torch.no_grad(), real_attention(request, model):
         prompt_started = clock.now()
@@ -35,6 +46,8 @@ def measure_generation(request: dict[str, Any], batch: int, seq: int) -> dict[st
         token = output.logits[:, -1:].argmax(-1)
         del output
         prompt_done = clock.now()
+        if phases is not None:
+            phases.end("prompt")
         for _ in range(int(request["generate"])):
             began = clock.now()
             output = model(input_ids=token, past_key_values=cache, use_cache=True)
@@ -43,6 +56,8 @@ def measure_generation(request: dict[str, Any], batch: int, seq: int) -> dict[st
             del output
             decode.append(clock.now() - began)
     ended = clock.now()
+    if phases is not None:
+        phases.end("decode")
     return {
         "batch": batch,
         "seq": seq,
@@ -55,6 +70,6 @@ def measure_generation(request: dict[str, Any], batch: int, seq: int) -> dict[st
         "decode_first_seconds": decode[:8],
         "decode_last_seconds": decode[-8:],
         **after_build,
-        **device_memory(request, "cuda"),
+        **(phases.peaks({"cuda_max_allocated_bytes": 0, "cuda_max_reserved_bytes": 0}) if phases is not None else {}),
         **device_facts(request),
     }

@@ -20,6 +20,7 @@ from .memory import PhasePeaks, cache_bytes, frozen_parameters_tolerated
 from .models import build, call, input_bytes, loss_of, skipped_init
 from .real_run import (
     Clock,
+    DevicePhases,
     autocast_device,
     building_on,
     device_facts,
@@ -72,7 +73,7 @@ def one_step(
     inputs: Any,
     optimizer: Any,
     request: dict[str, Any],
-    peaks: PhasePeaks | None = None,
+    peaks: PhasePeaks | DevicePhases | None = None,
     device: str = "cpu",
 ) -> int:
     """One training step as a training loop runs it (outputs released before backward), or one forward
@@ -189,12 +190,16 @@ def measure_point(request: dict[str, Any], batch: int, seq: int) -> dict[str, An
     after_build = device_memory(request, "cuda_build")
     reset_peaks(request)
 
-    def step() -> None:
+    def step(phases: DevicePhases | None = None) -> None:
         with real_attention(request, model):
-            one_step(model, inputs, optimizer, request, device=autocast_device(request))
+            one_step(model, inputs, optimizer, request, phases, device=autocast_device(request))
 
-    step_seconds = [clock.time(step) for _ in range(2 if training else 1)]
-    memory = device_memory(request, "cuda")
+    step_seconds = [clock.time(step) for _ in range(1 if training else 0)]
+    before: dict[str, Any] = device_memory(request, "cuda")
+    # The recipe's last (steady-state) step with its phases apart on a GPU, where the trace takes its peaks.
+    phases = DevicePhases() if on_cuda(request) else None
+    step_seconds.append(clock.time(lambda: step(phases)))
+    memory = phases.peaks(before) if phases is not None else before
     timed = [clock.time(step) for _ in range(int(request.get("timed_steps", 0)))]
     return {
         "batch": batch,

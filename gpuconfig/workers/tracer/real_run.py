@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .attention import attention_kernels
+from .events import TraceError
 
 # The SDPA kernel a workload's attention names; "auto" and the rest leave the choice to PyTorch, as a user's run does.
 SDPA_BACKENDS = {"sdpa_math": "MATH", "sdpa_efficient": "EFFICIENT_ATTENTION", "sdpa_flash": "FLASH_ATTENTION"}
@@ -38,10 +39,6 @@ def building_on(request: dict[str, Any]) -> Iterator[None]:
     if not on_cuda(request):
         yield
         return
-    if not torch.cuda.is_available():
-        from .events import TraceError
-
-        raise TraceError("input", "a real run on cuda needs a CUDA GPU that torch can see")
     with torch.device("cuda"):
         yield
 
@@ -65,8 +62,11 @@ class Clock:
     """Seconds of device work: a CUDA run's clock waits for the GPU to finish what was queued."""
 
     def __init__(self, request: dict[str, Any]) -> None:
+        """The run's clock; a GPU run on a machine whose torch sees no CUDA GPU stops here, in one line."""
         import torch
 
+        if on_cuda(request) and not torch.cuda.is_available():
+            raise TraceError("input", "a real run on cuda needs a CUDA GPU that torch can see")
         self._sync: Callable[[], None] = torch.cuda.synchronize if on_cuda(request) else (lambda: None)
 
     def now(self) -> float:
@@ -99,6 +99,31 @@ def device_memory(request: dict[str, Any], prefix: str) -> dict[str, int]:
         f"{prefix}_max_allocated_bytes": int(torch.cuda.max_memory_allocated()),
         f"{prefix}_max_reserved_bytes": int(torch.cuda.max_memory_reserved()),
     }
+
+
+class DevicePhases:
+    """Each phase of a real GPU step, as the trace's PhasePeaks splits it: the allocator's peak within the phase
+    and what stays allocated at its end, so a traced estimate that misses can be told where."""
+
+    def __init__(self) -> None:
+        self.phases: dict[str, dict[str, int]] = {}
+
+    def end(self, phase: str) -> None:
+        import torch
+
+        torch.cuda.synchronize()
+        self.phases[phase] = {
+            "max_allocated_bytes": int(torch.cuda.max_memory_allocated()),
+            "max_reserved_bytes": int(torch.cuda.max_memory_reserved()),
+            "allocated_at_end_bytes": int(torch.cuda.memory_allocated()),
+        }
+        torch.cuda.reset_peak_memory_stats()
+
+    def peaks(self, before: dict[str, int]) -> dict[str, Any]:
+        """The run's peaks (`before`: the allocator's peaks up to the first phase) with every phase's."""
+        allocated = max([before["cuda_max_allocated_bytes"]] + [p["max_allocated_bytes"] for p in self.phases.values()])
+        reserved = max([before["cuda_max_reserved_bytes"]] + [p["max_reserved_bytes"] for p in self.phases.values()])
+        return {"cuda_max_allocated_bytes": allocated, "cuda_max_reserved_bytes": reserved, "cuda_phases": self.phases}
 
 
 def device_facts(request: dict[str, Any]) -> dict[str, Any]:
