@@ -28,6 +28,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from accuracy_band import error_summary
 from machine import machine
 
 HERE = Path(__file__).resolve().parent
@@ -175,7 +176,7 @@ def main() -> int:
         "bandwidth_share_by_fold": {k: round(v, 4) for k, v in fold_share.items()},
         "launch_seconds_per_kernel": launch,
         "folds": folds,
-        "held_out": summary(held),
+        "held_out": error_summary(held, TARGET),
         "rows": report,
         "left_out": left_out,
         "machine": machine(),
@@ -221,17 +222,6 @@ def entry(row: dict[str, Any], rate: float, how: str) -> dict[str, Any]:
         "estimated": round(rate, 2),
         "error": round((rate - row["tokens_per_s"]) / row["tokens_per_s"], 4),
         "how": how,
-    }
-
-
-def summary(errors: list[float]) -> dict[str, Any]:
-    if not errors:
-        return {"cases": 0}
-    return {
-        "cases": len(errors),
-        "median_abs_error": round(statistics.median(abs(e) for e in errors), 4),
-        "worst_error": max(errors, key=abs),
-        "within_target": sum(abs(e) <= TARGET for e in errors),
     }
 
 

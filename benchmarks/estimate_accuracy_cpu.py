@@ -29,6 +29,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from accuracy_band import error_summary, write_band
 from machine import machine
 
 HERE = Path(__file__).resolve().parent
@@ -161,20 +162,11 @@ def held_out(rows: list[dict[str, Any]], predictor: str) -> dict[str, Any]:
         "share_fitted_without_fold": {fold: round(s, 4) for fold, s in shares.items()},
         "share_fitted_on_all": round(fit_share(points(measured)), 4),
         "errors": errors,
-        "by_fold": {fold: summary([errors[r["case"]] for r in measured if r["fold"] == fold]) for fold in ("A", "B")},
-        "all": summary(list(errors.values())),
-    }
-
-
-def summary(errors: list[float]) -> dict[str, Any]:
-    if not errors:
-        return {"cases": 0}
-    worst = max(errors, key=abs)
-    return {
-        "cases": len(errors),
-        "median_abs_error": round(statistics.median(abs(e) for e in errors), 4),
-        "worst_error": worst,
-        "within_target": sum(abs(e) <= TARGET for e in errors),
+        "by_fold": {
+            fold: error_summary([errors[r["case"]] for r in measured if r["fold"] == fold], TARGET)
+            for fold in ("A", "B")
+        },
+        "all": error_summary(list(errors.values()), TARGET),
     }
 
 
@@ -263,14 +255,15 @@ def report(rows: list[dict[str, Any]], comparison: dict[str, Any], chosen: str) 
         "share_fitted_on_all": comparison[chosen]["share_fitted_on_all"],
         "held_out": comparison[chosen]["all"],
         "held_out_by_fold": comparison[chosen]["by_fold"],
-        "without_heap_share": summary([r["unfitted_error"] for r in rows if r["status"] == "measured"]),
-        "without_small_blocks": summary(
+        "without_heap_share": error_summary([r["unfitted_error"] for r in rows if r["status"] == "measured"], TARGET),
+        "without_small_blocks": error_summary(
             [
                 (r["unfitted_bytes"] - r.get("small_blocks_bytes", 0) - r["measured_peak_rss_bytes"])
                 / r["measured_peak_rss_bytes"]
                 for r in rows
                 if r["status"] == "measured"
-            ]
+            ],
+            TARGET,
         ),
         "measurement_spread": spread([r for r in rows if r["status"] == "measured"]),
         "predictors_compared": comparison,
@@ -312,19 +305,17 @@ def write_catalog(result: dict[str, Any]) -> None:
         f"source = {json.dumps(source)}\n",
         encoding="utf-8",
     )
-    (CATALOG / "estimate_accuracy.toml").write_text(
-        "# Written by benchmarks/estimate_accuracy_cpu.py: how far the memory estimate was from a real run's peak,\n"
-        "# each case predicted with what is fitted taken from the other model families only\n"
-        "# (gpuconfig/core/workload/accuracy.py). A device without a table has no measured band.\n"
-        "[cpu]\n"
-        f"median_abs_error = {held['median_abs_error']:.4f}\n"
-        f"worst_error = {held['worst_error']:.4f}\n"
-        f"cases = {held['cases']}\n"
-        f"families = {result['families']}\n"
-        'benchmark = "benchmarks/estimate_accuracy_cpu.py"\n'
-        f"measured = {json.dumps(result['date'])}\n"
-        f"machine = {json.dumps(result['machine'].get('cpu', '') + ', ' + result['machine'].get('os', ''))}\n",
-        encoding="utf-8",
+    write_band(
+        "cpu",
+        {
+            "median_abs_error": round(held["median_abs_error"], 4),
+            "worst_error": round(held["worst_error"], 4),
+            "cases": held["cases"],
+            "families": result["families"],
+            "benchmark": "benchmarks/estimate_accuracy_cpu.py",
+            "measured": result["date"],
+            "machine": result["machine"].get("cpu", "") + ", " + result["machine"].get("os", ""),
+        },
     )
 
 

@@ -20,11 +20,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from accuracy_band import error_summary, write_band
 from gpu_session import cases, workload_of
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "estimate_accuracy_gpu.json"
 TARGET = 0.10
+# Each summary of the results, and the row's error it summarises.
+SUMMARIES = {
+    "allocated": "allocated_error",
+    "reserved": "reserved_error",
+    "step_time": "step_error",
+    "decode_step": "decode_error",
+}
 
 
 def error(estimated: float | None, measured: float | None) -> float | None:
@@ -94,17 +102,6 @@ def estimate_row(case: dict[str, Any], measured: dict[str, Any], gpu: Any) -> di
     return row
 
 
-def summary(errors: list[float]) -> dict[str, Any]:
-    if not errors:
-        return {"cases": 0}
-    return {
-        "cases": len(errors),
-        "median_abs_error": round(statistics.median(abs(e) for e in errors), 4),
-        "worst_error": max(errors, key=abs),
-        "within_10_percent": sum(abs(e) <= TARGET for e in errors),
-    }
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=Path, default=HERE / "results" / "gpu_h100")
@@ -136,14 +133,29 @@ def main() -> int:
         "gpu": args.gpu,
         "runs": str(args.runs.relative_to(HERE)),
         "rows": rows,
-        "allocated": summary([r["allocated_error"] for r in compared if r.get("allocated_error") is not None]),
-        "reserved": summary([r["reserved_error"] for r in compared if r.get("reserved_error") is not None]),
-        "step_time": summary([r["step_error"] for r in compared if r.get("step_error") is not None]),
-        "decode_step": summary([r["decode_error"] for r in compared if r.get("decode_error") is not None]),
+        **{
+            name: error_summary([r[key] for r in compared if r.get(key) is not None], TARGET)
+            for name, key in SUMMARIES.items()
+        },
     }
     if not only:
         RESULTS.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    for key in ("allocated", "reserved", "step_time", "decode_step"):
+        reserved = result["reserved"]
+        machine = session["machine"]
+        write_band(
+            "cuda",
+            {
+                "median_abs_error": reserved["median_abs_error"],
+                "worst_error": reserved["worst_error"],
+                "cases": reserved["cases"],
+                "families": len({r["family"] for r in compared}),
+                "benchmark": "benchmarks/estimate_accuracy_gpu.py",
+                "measured": str(session.get("date", "")),
+                "machine": f"{machine.get('nvidia_smi', '').split(',')[0]}, torch {machine.get('torch')}",
+                "compared_with": "torch.cuda.max_memory_reserved, which leaves out the CUDA context",
+            },
+        )
+    for key in SUMMARIES:
         print(key, result[key])
     return 0
 

@@ -161,7 +161,7 @@ def main() -> int:
         return float(args.budget) - (time.monotonic() - began)
 
     log: list[str] = []
-    session: dict[str, Any] = {"machine": machine(), "log": log}
+    session: dict[str, Any] = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "log": log}
     write(out, "session.json", session)
 
     if "nvml" not in skip:
