@@ -181,6 +181,11 @@ def attention_kernels(request: dict[str, Any], model: Any) -> Iterator[Attention
             output, kernel = cpu_choice(lambda: original(*args, scale=scale, enable_gqa=enable_gqa))
             record.add(kernel, query, attn_mask)
             return output
+        if torch.is_autocast_enabled("cpu"):  # standing in for CUDA's, which runs SDPA in the lower precision
+            low = torch.get_autocast_dtype("cpu")
+            query, key, value = (t.to(low) if t.is_floating_point() else t for t in (query, key, value))
+            if attn_mask is not None and attn_mask.is_floating_point():
+                attn_mask = attn_mask.to(low)
         grouped = bool(enable_gqa) and key.shape[-3] != query.shape[-3]
         if asked == "sdpa_math":
             record.add("math", query, attn_mask, grouped)
@@ -208,7 +213,7 @@ def attention_kernels(request: dict[str, Any], model: Any) -> Iterator[Attention
 
     functional.scaled_dot_product_attention = routed
     try:
-        with cuda_softmax_and_dropout(device), unpacked_sequences():
+        with cuda_dropout(device), unpacked_sequences():
             yield record
     finally:
         functional.scaled_dot_product_attention = original
@@ -247,34 +252,28 @@ def unpacked_sequences() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def cuda_softmax_and_dropout(device: str | None) -> Iterator[None]:
-    """Eager attention's softmax and dropout as CUDA runs them, where the CPU differs in what is kept for
-    backward. CUDA autocast runs softmax in fp32 (its float32 list, torch.amp docs "CUDA Ops that can autocast
-    to float32"), CPU autocast in bf16; CUDA's fused dropout keeps a bool mask (Dropout.cpp,
-    is_fused_kernel_acceptable, native_dropout), the CPU's a mask in the input's dtype."""
+def cuda_dropout(device: str | None) -> Iterator[None]:
+    """Dropout as CUDA runs it, where the CPU differs in what is kept for backward: CUDA's fused dropout keeps a
+    bool mask (Dropout.cpp, is_fused_kernel_acceptable, native_dropout), the CPU's a mask in the input's dtype.
+    (Softmax's float32 under CUDA autocast is cuda_autocast.py's.)"""
     if device != "cuda":
         yield
         return
     import torch
     from torch.nn import functional
 
-    softmax, dropout = functional.softmax, functional.dropout
+    dropout = functional.dropout
 
-    def cuda_softmax(input: Any, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Any:
-        if dtype is None and torch.is_autocast_enabled("cpu") and input.dtype in (torch.float16, torch.bfloat16):
-            dtype = torch.float32
-        return softmax(input, dim, _stacklevel, dtype)
-
-    def cuda_dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = False) -> Any:
+    def fused(input: Any, p: float = 0.5, training: bool = True, inplace: bool = False) -> Any:
         if not training or inplace or not 0 < p < 1 or input.numel() == 0:
             return dropout(input, p, training, inplace)
         return torch.native_dropout(input, p, True)[0]
 
-    functional.softmax, functional.dropout = cuda_softmax, cuda_dropout
+    functional.dropout = fused
     try:
         yield
     finally:
-        functional.softmax, functional.dropout = softmax, dropout
+        functional.dropout = dropout
 
 
 def cuda_math(query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: float, is_causal: bool, scale: Any) -> Any:

@@ -11,6 +11,7 @@ from .adapters import make_optimizer, quantize_linears
 from .attention import attention_kernels
 from .autograd_nodes import node_marker
 from .counting import op_counter
+from .cuda_autocast import cuda_float32_policy
 from .cuda_cache import reserved_peak
 from .events import TraceError
 from .heap import MallocReplay
@@ -129,7 +130,12 @@ def trace_point(
         marker = node_marker(tracker.events)
         counter = op_counter()
         kv = 0
-        with frozen_parameters_tolerated(), attention_kernels(request, model) as attention, tracker:
+        with (
+            frozen_parameters_tolerated(),
+            attention_kernels(request, model) as attention,
+            cuda_float32_policy(request.get("device")),
+            tracker,
+        ):
             tracker.track_external(model, *([optimizer] if isinstance(optimizer, torch.optim.Optimizer) else []))
             steps = 2 if training else 1
             peaks = PhasePeaks(tracker)

@@ -1,0 +1,82 @@
+"""CUDA autocast's float32 policy in a trace that runs on CPU fake tensors.
+
+The trace stands in for `torch.autocast("cuda")` with `torch.autocast("cpu")`, since its fake tensors are CPU
+tensors. The two run matrix products alike in the lower precision, but CUDA autocast also runs a list of ops in
+float32 that the CPU's runs in the input's dtype (aten/src/ATen/autocast_mode.cpp, the AutocastCUDA and
+AutocastCPU tables; PyTorch docs, "CUDA Ops that can autocast to float32", https://docs.pytorch.org/docs/stable/
+amp.html). Scaled dot-product attention, which both run in the lower precision, is attention.py's.
+Their outputs, and what backward keeps of them, are then float32: GPT-2's tanh GELU (`pow` and the chain after it)
+keeps twice the bytes per layer on a GPU. Measured on an H100 (benchmarks/estimate_accuracy_gpu.py,
+gpt2-finetune-amp): the real step kept 3.5 GiB more after its forward than the CPU policy traced.
+
+As autocast does, an op on the list with a half-precision floating input runs with autocast off and every
+floating tensor argument in float32, except those that take an output dtype (softmax, log_softmax, sum, prod,
+cumsum, cumprod, the vector and matrix norms: autocast's fp32_set_opt_dtype), which are asked for a float32 result
+instead. Left as the CPU has them: ops on the CPU's fp32 list that CUDA runs as they come (3-D pooling, padding,
+FFTs, linear algebra), rare in the models traced here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+from . import torch_private
+
+# The fp32 policy of aten/src/ATen/autocast_mode.cpp's AutocastCUDA table, by the name each op has as a torch
+# function, a Tensor method or a torch.nn.functional function. cross_entropy is not on it: on CUDA its log_softmax
+# is, as an output dtype (below), and the CPU's own policy casts its input to float32, which holds as much.
+FLOAT32_OPS = frozenset(
+    {
+        "__pow__", "__rpow__", "pow", "acos", "asin", "cosh", "sinh", "tan", "erfinv", "exp", "expm1", "log",
+        "log10", "log1p", "log2", "reciprocal", "rsqrt", "renorm", "norm", "normalize", "dist", "cdist", "pdist",
+        "cosine_similarity", "layer_norm", "group_norm", "softplus", "logsumexp", "binary_cross_entropy_with_logits",
+        "cosine_embedding_loss", "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss", "margin_ranking_loss",
+        "mse_loss", "multilabel_margin_loss", "multi_margin_loss", "nll_loss", "poisson_nll_loss", "smooth_l1_loss",
+        "soft_margin_loss", "triplet_margin_loss",
+    }
+)  # fmt: skip
+# Its fp32_set_opt_dtype policy: a float32 result is asked for, the input is not copied (softmin is softmax's).
+OUTPUT_DTYPE_OPS = frozenset(
+    {
+        "softmax", "softmin", "log_softmax", "sum", "prod", "cumsum", "cumprod", "linalg_vector_norm",
+        "vector_norm", "linalg_matrix_norm", "matrix_norm",
+    }
+)  # fmt: skip
+
+
+@contextlib.contextmanager
+def cuda_float32_policy(device: str | None) -> Iterator[None]:
+    """While CPU autocast stands in for CUDA's, the ops CUDA autocast runs in float32 run in float32."""
+    if device != "cuda":
+        yield
+        return
+    import torch
+
+    half = (torch.float16, torch.bfloat16)
+
+    def lowered(value: Any) -> bool:
+        return isinstance(value, torch.Tensor) and value.dtype in half
+
+    def widened(value: Any) -> Any:
+        return value.float() if lowered(value) else value
+
+    class Float32Policy(torch_private.function_mode()):  # type: ignore[misc]
+        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            kwargs = kwargs or {}
+            name = getattr(func, "__name__", "")
+            if not torch.is_autocast_enabled("cpu") or name not in FLOAT32_OPS | OUTPUT_DTYPE_OPS:
+                return func(*args, **kwargs)
+            values = list(args) + list(kwargs.values())
+            if not any(lowered(v) for v in values):
+                return func(*args, **kwargs)
+            with torch.autocast("cpu", enabled=False):
+                if name in OUTPUT_DTYPE_OPS:
+                    if kwargs.get("dtype") is not None or not lowered(args[0] if args else None):
+                        return func(*args, **kwargs)
+                    return func(*args, **{**kwargs, "dtype": torch.float32})
+                return func(*[widened(a) for a in args], **{k: widened(v) for k, v in kwargs.items()})
+
+    with Float32Policy():
+        yield

@@ -1,0 +1,58 @@
+"""CUDA autocast's float32 policy in the CPU-tensor trace: the ops PyTorch's CUDA autocast runs in float32 give
+float32 results under the CPU autocast that stands in for it, and nothing else changes."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from gpuconfig.workers.tracer.cuda_autocast import cuda_float32_policy
+
+# The policy runs in the trace worker; the tests' Python has the torch extra and drives it on real CPU tensors.
+torch = importlib.import_module("torch")
+functional = torch.nn.functional
+
+
+def under_cuda_autocast(device: str, run):  # type: ignore[no-untyped-def]
+    with cuda_float32_policy(device), torch.autocast("cpu", dtype=torch.bfloat16):
+        return run()
+
+
+def test_the_float32_list_gives_float32_results_from_bfloat16_inputs() -> None:
+    x = torch.randn(4, 8, dtype=torch.bfloat16)
+    weight = torch.ones(8)
+    results = under_cuda_autocast(
+        "cuda",
+        lambda: {
+            "pow": torch.pow(x, 3.0),
+            "__pow__": x**3,
+            "exp": x.exp(),
+            "sum": x.sum(),
+            "softmax": functional.softmax(x, dim=-1),
+            "log_softmax": x.log_softmax(-1),
+            "layer_norm": functional.layer_norm(x, (8,), weight),
+            "tanh": torch.tanh(x),  # not on the list: the input's dtype, as on CUDA
+            "mm": x @ x.t(),  # matrix products: the lower precision on both devices
+        },
+    )
+    assert {name: r.dtype for name, r in results.items()} == {
+        **dict.fromkeys(("pow", "__pow__", "exp", "sum", "softmax", "log_softmax", "layer_norm"), torch.float32),
+        "tanh": torch.bfloat16,
+        "mm": torch.bfloat16,
+    }
+    assert torch.allclose(results["pow"], x.float() ** 3)
+
+
+def test_an_explicit_output_dtype_and_float32_inputs_are_left_alone() -> None:
+    x = torch.randn(4, 8, dtype=torch.bfloat16)
+    assert under_cuda_autocast("cuda", lambda: x.sum(dtype=torch.bfloat16)).dtype == torch.bfloat16
+    assert under_cuda_autocast("cuda", lambda: torch.randn(3).exp()).dtype == torch.float32
+    with cuda_float32_policy("cuda"):  # autocast off: every op as written
+        assert torch.pow(x, 2.0).dtype == torch.bfloat16
+
+
+@pytest.mark.parametrize("device", ["cpu", None])
+def test_a_cpu_trace_keeps_the_cpu_policy(device: str | None) -> None:
+    x = torch.randn(4, 8, dtype=torch.bfloat16)
+    assert under_cuda_autocast(device, lambda: torch.pow(x, 3.0)).dtype == torch.bfloat16  # type: ignore[arg-type]
