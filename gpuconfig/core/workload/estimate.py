@@ -49,6 +49,20 @@ CUBLAS_WORKSPACE_HOPPER = Overhead(
     "PyTorch CublasHandlePool.cpp: 32 MiB on Hopper (compute capability 9.x), cuBLAS's recommendation "
     "(pytorch/pytorch#89027, #120925)",
 )
+BACKWARD_THREAD = (
+    "; twice when training: cuBLAS handles are per thread (aten/src/ATen/cuda/CublasHandlePool.cpp) and each "
+    "handle and stream has its own workspace (cublas_handle_stream_to_workspace), and autograd runs backward on its "
+    "own thread for each CUDA device (torch/csrc/autograd/engine.cpp, device threads): measured on an H100 "
+    "(benchmarks/estimate_accuracy_gpu.py), training runs held one workspace more than inference runs"
+)
+
+
+def cublas_workspaces(cc_major: int | None, training: bool) -> Overhead:
+    """The cuBLAS workspace a step holds: one for the forward's thread, and one more for backward's."""
+    one = CUBLAS_WORKSPACE_HOPPER if cc_major == 9 else CUBLAS_WORKSPACE
+    return Overhead(one.name, 2 * one.bytes, one.source + BACKWARD_THREAD) if training else one
+
+
 CACHING_ALLOCATOR = "CUDA caching allocator (reserved beyond the tensors: segments, rounding, splits)"
 CACHING_SOURCE = (
     "every traced allocation and free replayed through a model of PyTorch's CUDA caching allocator "
@@ -282,7 +296,7 @@ def _overheads(
         if kept is not None:
             overheads.append(Overhead(cpu_heap.NAME, *kept))
         return overheads
-    overheads = [CUDA_CONTEXT, CUBLAS_WORKSPACE_HOPPER if cc_major == 9 else CUBLAS_WORKSPACE]
+    overheads = [CUDA_CONTEXT, cublas_workspaces(cc_major, workload.training)]
     if workload.gpus > 1 and workload.strategy == "ddp" and workload.training:
         overheads.append(
             Overhead("DDP gradient buckets", round(fitted.at("grad_bytes", batch, seq)), DDP_BUCKETS_SOURCE)
