@@ -56,3 +56,42 @@ def test_an_explicit_output_dtype_and_float32_inputs_are_left_alone() -> None:
 def test_a_cpu_trace_keeps_the_cpu_policy(device: str | None) -> None:
     x = torch.randn(4, 8, dtype=torch.bfloat16)
     assert under_cuda_autocast(device, lambda: torch.pow(x, 3.0)).dtype == torch.bfloat16  # type: ignore[arg-type]
+
+
+TINY_GPT2 = {"model_type": "gpt2", "n_layer": 2, "n_embd": 64, "n_head": 4, "vocab_size": 1000, "n_positions": 128}
+
+
+def gpt2_request(device: str, checkpointing: bool) -> dict[str, object]:
+    return {
+        "model": {"kind": "hf_config", "config": TINY_GPT2},
+        "task": "finetune",
+        "precision": "amp_bf16",
+        "optimizer": "adamw",
+        "checkpointing": checkpointing,
+        "lora_rank": 16,
+        "device": device,
+        "attention": "auto",
+    }
+
+
+def test_a_gpu_trace_keeps_gpt2s_gelu_in_float32_also_when_backward_recomputes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """GPT-2's tanh GELU starts with pow, on CUDA autocast's float32 list: the chain after it is float32 on a GPU,
+    where the CPU's policy keeps the bf16 input's dtype. Checkpointing recomputes it inside backward, where the
+    step's function modes are not in force: the recomputation must run the same dtypes, or checkpoint refuses it."""
+    from gpuconfig.workers.tracer import cuda_autocast
+    from gpuconfig.workers.tracer.point import trace_point
+
+    def saved() -> int:
+        return trace_point(gpt2_request("cuda", False), 2, 64)["phases"]["forward"]["activations"]
+
+    with_policy = saved()
+    monkeypatch.setattr(cuda_autocast, "FLOAT32_OPS", frozenset())
+    monkeypatch.setattr(cuda_autocast, "OUTPUT_DTYPE_OPS", frozenset())
+    without = saved()
+    monkeypatch.undo()
+    # per layer, the chain after pow keeps at least two more bytes for each of 2 x 64 tokens x 256 features
+    assert with_policy - without >= 2 * 2 * 64 * 256 * 2
+    recomputed = trace_point(gpt2_request("cuda", True), 2, 64)  # raised CheckpointError before context_fn
+    assert recomputed["phases"]["backward"]["activations"] > 0

@@ -19,7 +19,7 @@ FFTs, linear algebra), rare in the models traced here.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import torch_private
@@ -52,6 +52,22 @@ def cuda_float32_policy(device: str | None) -> Iterator[None]:
     if device != "cuda":
         yield
         return
+    with float32_policy_mode():
+        yield
+
+
+def checkpoint_contexts(device: str | None) -> Callable[[], tuple[Any, Any]] | None:
+    """torch.utils.checkpoint's context_fn for a trace for a GPU: the policy again while backward recomputes a
+    checkpointed segment (function modes entered around the step are not in force inside the autograd engine,
+    and a recomputation that ran another dtype than its forward fails checkpoint's metadata check)."""
+    if device != "cuda":
+        return None
+    return lambda: (contextlib.nullcontext(), float32_policy_mode())
+
+
+def float32_policy_mode() -> Any:
+    """A function mode that runs the float32 list in float32 whenever CPU autocast is on (a real CUDA run's
+    autocast is CUDA's own, and the mode leaves it alone)."""
     import torch
 
     half = (torch.float16, torch.bfloat16)
@@ -78,5 +94,4 @@ def cuda_float32_policy(device: str | None) -> Iterator[None]:
                     return func(*args, **{**kwargs, "dtype": torch.float32})
                 return func(*[widened(a) for a in args], **{k: widened(v) for k, v in kwargs.items()})
 
-    with Float32Policy():
-        yield
+    return Float32Policy()

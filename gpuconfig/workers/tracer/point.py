@@ -11,7 +11,7 @@ from .adapters import make_optimizer, quantize_linears
 from .attention import attention_kernels
 from .autograd_nodes import node_marker
 from .counting import op_counter
-from .cuda_autocast import cuda_float32_policy
+from .cuda_autocast import checkpoint_contexts, cuda_float32_policy
 from .cuda_cache import reserved_peak
 from .events import TraceError
 from .heap import MallocReplay
@@ -62,9 +62,16 @@ def prepare(model: Any, request: dict[str, Any], foreach: bool) -> Any:
     if task == "qlora":
         quantize_linears(model, bits or 4, double_quant)  # the adapters' frozen base layers; NF4 unless int8 is chosen
     if request.get("checkpointing"):
-        if not hasattr(model, "gradient_checkpointing_enable"):
+        arguments: dict[str, Any] = {"use_reentrant": False}
+        recompute = checkpoint_contexts(request.get("device"))
+        if recompute is not None:
+            arguments["context_fn"] = recompute
+        if hasattr(model, "activation_checkpointing_enable"):  # transformers 5.24 renamed it
+            model.activation_checkpointing_enable(activation_checkpointing_kwargs=arguments)
+        elif hasattr(model, "gradient_checkpointing_enable"):
+            model.gradient_checkpointing_enable(gradient_checkpointing_kwargs=arguments)
+        else:
             raise TraceError("unsupported", "activation checkpointing needs a Hugging Face model")
-        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     model.train()
     return make_optimizer(request["optimizer"], [p for p in model.parameters() if p.requires_grad], foreach)
 
