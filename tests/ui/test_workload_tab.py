@@ -139,7 +139,7 @@ def test_batch_change_redraws_the_chart_from_the_fit(qtbot, tab: WorkloadTab, ti
     wait_for_answer(qtbot, tab)
     assert tab.traces_started == 1
     assert tab.view.verdict.text().startswith("Fits on")
-    assert tab.view.accuracy.text() == "Expected error of the peak: no measured band for GPUs yet"
+    assert tab.view.accuracy.text() == f"Expected error of the peak: {accuracy.band_text('cuda')}"
     x_before, y_before = tab.view.chart.curve.getData()
     assert x_before[0] == 1 and x_before[-1] == 8  # twice the batch, at least 8
     marker_x, marker_y = tab.view.chart.marker.getData()

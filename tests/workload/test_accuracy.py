@@ -14,33 +14,32 @@ from gpuconfig.workers.tracer.heap_profile import INITIAL_MMAP_THRESHOLD, MAX_MM
 KIB, MIB = 1024, 1024 * 1024
 
 
-def test_the_cpu_band_is_the_benchmarks_held_out_error() -> None:
+@pytest.mark.parametrize(
+    ("device", "benchmark"),
+    [("cpu", "benchmarks/estimate_accuracy_cpu.py"), ("cuda", "benchmarks/estimate_accuracy_gpu.py")],
+)
+def test_each_devices_band_is_its_benchmarks_out_of_sample_error(device: str, benchmark: str) -> None:
     with (catalog_dir() / accuracy.BAND_FILE).open("rb") as handle:
-        written = tomllib.load(handle)["cpu"]
-    band = accuracy.band("cpu")
-    assert band is not None and band.benchmark == "benchmarks/estimate_accuracy_cpu.py"
+        written = tomllib.load(handle)[device]
+    band = accuracy.band(device)
+    assert band is not None and band.benchmark == benchmark
     assert band.cases == written["cases"] >= 8
     median, worst = 100 * band.median_abs_error, 100 * band.worst_error
-    assert accuracy.band_text("cpu") == (
-        f"±{median:.0f} % (held-out median), worst {worst:+.0f} %, "
-        f"from benchmarks/estimate_accuracy_cpu.py over {band.cases} cases"
+    assert accuracy.band_text(device) == (
+        f"±{median:.0f} % (held-out median), worst {worst:+.0f} %, from {benchmark} over {band.cases} cases"
     )
-    record = accuracy.band_record("cpu")
+    record = accuracy.band_record(device)
     assert record["band"]["median_abs_error"] == band.median_abs_error
-    assert record["text"] == accuracy.band_text("cpu")
-
-
-def test_gpus_have_no_band_and_say_so() -> None:
-    assert accuracy.band("cuda") is None
-    assert accuracy.band_record("cuda") == {"device": "cuda", "band": None, "text": "no measured band for GPUs yet"}
+    assert record["text"] == accuracy.band_text(device)
 
 
 def test_without_the_file_no_device_has_a_band(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(accuracy, "catalog_dir", lambda: tmp_path)
     accuracy._bands.cache_clear()
     try:
-        assert accuracy.band("cpu") is None
+        assert accuracy.band("cpu") is None and accuracy.band("cuda") is None
         assert "no measured band yet" in accuracy.band_text("cpu")
+        assert accuracy.band_record("cuda") == {"device": "cuda", "band": None, "text": "no measured band for GPUs yet"}
     finally:
         monkeypatch.undo()
         accuracy._bands.cache_clear()

@@ -254,9 +254,11 @@ def test_a_workload_too_big_for_the_gpu_gets_changes_that_make_it_fit(tiny_llama
 
 def test_a_cuda_trace_runs_attention_fused_where_the_cpu_keeps_the_scores(tmp_path: Path) -> None:
     # With attention dropout on, the CPU takes SDPA's math path and keeps batch x heads x length x length
-    # scores, their softmax and the dropout mask for backward; a GPU's memory-efficient kernel keeps none.
+    # scores, their softmax and the dropout mask for backward; a GPU's memory-efficient kernel keeps none. As
+    # many key/value heads as query heads: the kernel takes no grouped ones (test_attention_trace.py).
     path = tmp_path / "config.json"
-    path.write_text(json.dumps({**TINY_LLAMA, "attention_dropout": 0.1}))
+    heads = TINY_LLAMA["num_attention_heads"]
+    path.write_text(json.dumps({**TINY_LLAMA, "attention_dropout": 0.1, "num_key_value_heads": heads}))
     batch, seq = 2, 256
     activations = {}
     for device in ("cpu", "cuda"):

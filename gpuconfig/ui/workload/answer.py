@@ -176,12 +176,19 @@ class AnswerView(QWidget):
                 cases=measured.cases,
             )
         )
-        self.accuracy.setToolTip(
+        how = (
             self.tr(
+                "Each case's estimate against the memory PyTorch's caching allocator reserved in a real run "
+                "(torch.cuda.max_memory_reserved, which leaves out the CUDA context); nothing in the estimate is "
+                "fitted on these runs; measured {date} on {machine}"
+            )
+            if device == "cuda"
+            else self.tr(
                 "Each case's estimate against the peak memory of a real run, with what the estimate fits taken "
                 "from other model families only; measured {date} on {machine}"
-            ).format(date=measured.measured, machine=measured.machine)
+            )
         )
+        self.accuracy.setToolTip(how.format(date=measured.measured, machine=measured.machine))
 
     def _show_timing(self, answer: Answer) -> None:
         timing = answer.timing
