@@ -95,3 +95,15 @@ def test_a_gpu_trace_keeps_gpt2s_gelu_in_float32_also_when_backward_recomputes_i
     assert with_policy - without >= 2 * 2 * 64 * 256 * 2
     recomputed = trace_point(gpt2_request("cuda", True), 2, 64)  # raised CheckpointError before context_fn
     assert recomputed["phases"]["backward"]["activations"] > 0
+
+
+def test_cross_entropy_of_half_logits_runs_as_cuda_runs_it() -> None:
+    """CUDA autocast has no entry for cross_entropy: its log_softmax gives float32 straight from the bf16 logits,
+    then nll_loss; the CPU's list casts the logits first. The loss is the same number either way."""
+    logits = torch.randn(6, 10, dtype=torch.bfloat16)
+    target = torch.tensor([1, 2, 3, -100, 5, 0])
+    loss = under_cuda_autocast("cuda", lambda: functional.cross_entropy(logits, target))
+    assert loss.dtype == torch.float32
+    assert torch.allclose(loss, functional.cross_entropy(logits.float(), target))
+    smoothed = under_cuda_autocast("cuda", lambda: functional.cross_entropy(logits, target, label_smoothing=0.1))
+    assert torch.allclose(smoothed, functional.cross_entropy(logits.float(), target, label_smoothing=0.1), atol=1e-3)

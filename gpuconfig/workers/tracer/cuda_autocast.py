@@ -25,8 +25,9 @@ from typing import Any
 from . import torch_private
 
 # The fp32 policy of aten/src/ATen/autocast_mode.cpp's AutocastCUDA table, by the name each op has as a torch
-# function, a Tensor method or a torch.nn.functional function. cross_entropy is not on it: on CUDA its log_softmax
-# is, as an output dtype (below), and the CPU's own policy casts its input to float32, which holds as much.
+# function, a Tensor method or a torch.nn.functional function. cross_entropy is not on it: CUDA runs its parts,
+# log_softmax asked for a float32 result (below) and nll_loss; the CPU's list has it, and casts a copy of the
+# logits to float32 first (cross_entropy below does as CUDA does).
 FLOAT32_OPS = frozenset(
     {
         "__pow__", "__rpow__", "pow", "acos", "asin", "cosh", "sinh", "tan", "erfinv", "exp", "expm1", "log",
@@ -82,11 +83,13 @@ def float32_policy_mode() -> Any:
         def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             kwargs = kwargs or {}
             name = getattr(func, "__name__", "")
-            if not torch.is_autocast_enabled("cpu") or name not in FLOAT32_OPS | OUTPUT_DTYPE_OPS:
+            if not torch.is_autocast_enabled("cpu") or name not in FLOAT32_OPS | OUTPUT_DTYPE_OPS | {"cross_entropy"}:
                 return func(*args, **kwargs)
             values = list(args) + list(kwargs.values())
             if not any(lowered(v) for v in values):
                 return func(*args, **kwargs)
+            if name == "cross_entropy":
+                return cross_entropy(func, args, kwargs)
             with torch.autocast("cpu", enabled=False):
                 if name in OUTPUT_DTYPE_OPS:
                     if kwargs.get("dtype") is not None or not lowered(args[0] if args else None):
@@ -95,3 +98,27 @@ def float32_policy_mode() -> Any:
                 return func(*[widened(a) for a in args], **{k: widened(v) for k, v in kwargs.items()})
 
     return Float32Policy()
+
+
+def cross_entropy(func: Any, args: Any, kwargs: dict[str, Any]) -> Any:
+    """torch.nn.functional.cross_entropy of half-precision logits as CUDA autocast runs it: its log_softmax gives
+    float32 straight from them, then nll_loss. With probabilities for targets or label smoothing, the CPU's policy
+    (a float32 copy of the logits first): a float32 loss either way, as on CUDA."""
+    import inspect
+
+    from torch.nn import functional
+
+    bound = inspect.signature(functional.cross_entropy).bind(*args, **kwargs)
+    bound.apply_defaults()
+    given = bound.arguments
+    target = given["target"]
+    legacy = given["size_average"] is not None or given["reduce"] is not None
+    if given["label_smoothing"] or target.is_floating_point() or legacy:
+        return func(*args, **kwargs)
+    import torch
+
+    with torch.autocast("cpu", enabled=False):
+        scores = functional.log_softmax(given["input"], dim=1 if given["input"].dim() > 1 else 0, dtype=torch.float32)
+        return functional.nll_loss(
+            scores, target, given["weight"], ignore_index=given["ignore_index"], reduction=given["reduction"]
+        )
