@@ -81,7 +81,8 @@ def workload_fields(row: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 def observation(row: dict[str, Any]) -> Observation:
     times = (row["compute_s_at_peak"], row["memory_s_at_bandwidth"], row["measured_step_s"], row["conv_s_at_peak"])
-    return Observation(row["id"], *times)
+    launch = 0.0 if row.get("compiled") else row.get("launch_s", 0.0)  # compiled steps fuse their kernels
+    return Observation(row["id"], *times, launch_s=launch)
 
 
 def main() -> int:
@@ -94,7 +95,7 @@ def main() -> int:
     os.environ["GPUCONFIG_DATA_DIR"] = args.data_dir or tempfile.mkdtemp(prefix="gpuconfig-calibration-")
 
     from gpuconfig.core.userdata.store import open_default_store
-    from gpuconfig.core.workload.answer import gpu_spec
+    from gpuconfig.core.workload.answer import decode_efficiency, gpu_spec
     from gpuconfig.core.workload.estimate import Efficiency, NoRate, time_at
     from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import Workload
@@ -104,6 +105,8 @@ def main() -> int:
     results = [] if args.refit else catalog
     store = open_default_store() if results else None
     unit = Efficiency(1.0, 1.0, "", 1.0)
+    decode = decode_efficiency()
+    launch_each = decode.launch_seconds if decode is not None else 0.0  # eager PyTorch's, per kernel
     rows: list[dict[str, Any]] = []
     skipped: list[dict[str, str]] = []
     for result in results:
@@ -132,6 +135,8 @@ def main() -> int:
                 "compute_s_at_peak": timing.compute_seconds,
                 "conv_s_at_peak": timing.conv_seconds,
                 "memory_s_at_bandwidth": timing.memory_seconds,
+                "kernels": round(timing.kernels),
+                "launch_s": timing.kernels * launch_each,
                 "trace_s": round(time.monotonic() - started, 1),
                 "source": result["source"]["url"],
             }

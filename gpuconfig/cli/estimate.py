@@ -87,6 +87,11 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
         extra = f", {tokens:,.0f} tokens/s" if tokens else ""
         out.append(f"step {t['step_seconds']:.3g} s, {t['throughput']['samples_per_s']:,.1f} samples/s{extra}")
         out.append(f"  time of an eager PyTorch step: {t['efficiency']['source']}")
+        if t["bound"] == "kernel launches":
+            out.append(
+                f"  bound by kernel launches: {t['kernels_per_micro_batch']:,} kernels per micro-batch issued one at a "
+                f"time take {t['launch_seconds_per_micro_batch']:.3g} s, longer than the GPU's work"
+            )
         if g := t.get("generation"):
             out.append(
                 f"generation: first token after {g['time_to_first_token_seconds']:.3g} s (the prompt's pass), then "

@@ -131,3 +131,19 @@ def test_one_generated_token_is_the_prompts_pass_alone() -> None:
     efficiency = Efficiency(compute=0.5, memory=0.5, source="test")
     timing = time_at(fitted(), workload(generate=1), resolve_model("llama-2-7b"), 1, 1000, GPU, efficiency, DECODE)
     assert timing.generation is None and timing.step_seconds > 0
+
+
+def test_an_eager_step_takes_at_least_its_kernel_launches() -> None:
+    """The host issues one kernel at a time: a training micro-batch whose 1,000 kernels take 20 ms to launch
+    is paced by them when the GPU's work is shorter, and by the GPU when it is longer; compiled, no floor."""
+    efficiency = Efficiency(1.0, 1.0, "test", 1.0)
+    source = resolve_model("llama-2-7b")
+    training = Workload(model="x", task="finetune", batch=1, seq=16, precision="bf16", grad_accum=3)
+    short = time_at(fitted(), training, source, 1, 16, GPU, efficiency, DECODE)  # 224 GFLOP: 0.7 ms of matmuls
+    assert short.bound == "kernel launches" and short.kernels == KERNELS
+    assert short.launch_seconds == pytest.approx(KERNELS * 20e-6)
+    assert short.step_seconds == pytest.approx(3 * KERNELS * 20e-6)  # each micro-batch launches its kernels
+    long = time_at(fitted(), training, source, 1, 4096, GPU, efficiency, DECODE)  # 57 TFLOP: 184 ms per micro
+    assert long.bound == "GPU" and long.step_seconds == pytest.approx(3 * 4096 * 2 * 7e9 / 312e12)
+    compiled = time_at(fitted(), training, source, 1, 16, GPU, efficiency, COMPILED)
+    assert compiled.bound == "GPU" and compiled.step_seconds < short.step_seconds

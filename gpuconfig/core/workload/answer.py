@@ -154,6 +154,9 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "compute_seconds": t.compute_seconds,
             "memory_seconds": t.memory_seconds,
             "conv_seconds": t.conv_seconds,
+            "bound": t.bound,
+            "kernels_per_micro_batch": round(t.kernels),
+            "launch_seconds_per_micro_batch": t.launch_seconds,
             "efficiency": {
                 "compute": t.efficiency.compute,
                 "conv": t.efficiency.conv,

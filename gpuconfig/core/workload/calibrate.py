@@ -2,9 +2,11 @@
 
 The model says a step takes compute/e_c + conv/e_v + memory/e_m: matrix-multiply FLOPs and convolution
 FLOPs at the GPU's dense rate, and the other operators' bytes at its bandwidth, each divided by the share
-of peak real steps reach. With x = 1/e that is linear in x, so the fit minimises the squared relative
-error sum((x . t_i)/T_i - 1)^2 with every efficiency in (0, 1] (each term free or held at 1; every
-combination solved in closed form, the best admissible one kept: there are only three terms). No term
+of peak real steps reach; or, where longer, its kernels at eager PyTorch's launch time each (not fitted
+here: the decode calibration's, from published eager decode rates). With x = 1/e the first is linear in x,
+so the fit minimises the squared relative error sum((x . t_i)/T_i - 1)^2 with every efficiency in (0, 1]
+(each term free or held at 1; every combination solved in closed form, the best admissible one kept: there are
+only three terms). No term
 with time in it is ever dropped: a fit that priced matrix multiplications at nothing could match a set of
 results and still be wrong for every compute-bound step outside it.
 """
@@ -25,6 +27,7 @@ class Observation:
     memory_s: float  # traced other bytes at the bandwidth, efficiency 1
     measured_s: float  # the published step time
     conv_s: float = 0.0  # traced convolution FLOPs at the dense rate, efficiency 1
+    launch_s: float = 0.0  # traced kernels at eager PyTorch's launch time each: the least a step can take
 
     def times(self) -> tuple[float, float, float]:
         return (self.compute_s, self.conv_s, self.memory_s)
@@ -39,8 +42,10 @@ class Fit:
     memory: float | None
 
     def predict(self, observation: Observation) -> float:
+        """The GPU's work at the fitted efficiencies, or the host's kernel launches where they take longer."""
         efficiencies = (self.compute, self.conv, self.memory)
-        return sum(t / e for t, e in zip(observation.times(), efficiencies, strict=True) if t and e)
+        work = sum(t / e for t, e in zip(observation.times(), efficiencies, strict=True) if t and e)
+        return max(work, observation.launch_s)
 
 
 class CalibrationError(ValueError):

@@ -461,6 +461,12 @@ class Timing:
     efficiency: Efficiency
     conv_seconds: float = 0.0  # convolutions at the dense peak
     generation: Generation | None = None  # inference with generated tokens: prefill and decode
+    # Eager PyTorch issues one kernel at a time from the host: a micro-batch takes at least its kernels times
+    # the launch time each (0 where no launch time is known). When that is longer than the GPU's work, it sets
+    # the pace ("kernel launches"); otherwise the GPU does ("GPU").
+    launch_seconds: float = 0.0  # per micro-batch
+    kernels: float = 0.0  # per micro-batch
+    bound: str = "GPU"
 
 
 def time_at(
@@ -491,12 +497,21 @@ def time_at(
     micro = compute / efficiency.compute + conv / efficiency.conv + memory / efficiency.memory
     if workload.strategy == "tp" and workload.gpus > 1:
         micro /= workload.gpus
+    # The host issues each kernel while the GPU runs the ones before: the slower of the two paces the step.
+    # The launch time per kernel is the one fitted on published eager decode rates (decode_calibration.py).
+    kernels = fitted.at("kernels", batch, seq)
+    launch = kernels * decode.launch_seconds if decode is not None else 0.0
+    bound = "kernel launches" if launch > micro else "GPU"
+    micro = max(micro, launch)
     step = micro * workload.grad_accum
     replicas = workload.gpus if workload.strategy != "tp" else 1
     samples = batch * workload.grad_accum * replicas / step if step else 0.0
     tokens = samples * seq if source.reads_tokens else None
     accum = workload.grad_accum
-    timing = Timing(step, samples, tokens, compute * accum, memory * accum, gpu.id, efficiency, conv * accum)
+    timing = Timing(
+        step, samples, tokens, compute * accum, memory * accum, gpu.id, efficiency, conv * accum,
+        launch_seconds=launch, kernels=kernels, bound=bound,
+    )  # fmt: skip
     if decode is None or workload.training or workload.generate <= 1:  # one token: the prompt's pass gives it
         return timing
     generation = decode_at(fitted, workload, batch, seq, gpu, decode, prefill_seconds=step)

@@ -210,6 +210,10 @@ class AnswerView(QWidget):
             (self.tr("other operators"), timing.memory_seconds, efficiency.memory),
         ]
         split = ", ".join(f"{name} {format_seconds(t / e)}" for name, t, e in parts if t > 0 and e > 0)
+        if timing.bound == "kernel launches":
+            split = self.tr(
+                "bound by kernel launches: {kernels:,.0f} kernels take {launch}; the GPU's work: {split}"
+            ).format(kernels=timing.kernels, launch=format_seconds(timing.launch_seconds), split=split)
         self.timing.setText(
             self.tr("Time per step: {step} · {samples:,.1f} samples/s{tokens} ({split}; eager PyTorch)").format(
                 step=format_seconds(timing.step_seconds), samples=timing.samples_per_s, tokens=tokens, split=split
