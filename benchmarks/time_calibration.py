@@ -23,6 +23,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from accuracy_band import error_summary
 from machine import machine
 
 from gpuconfig.core.workload.calibrate import Observation, fit_efficiency, leave_one_out, median_abs
@@ -83,6 +84,44 @@ def observation(row: dict[str, Any]) -> Observation:
     times = (row["compute_s_at_peak"], row["memory_s_at_bandwidth"], row["measured_step_s"], row["conv_s_at_peak"])
     launch = 0.0 if row.get("compiled") else row.get("launch_s", 0.0)  # compiled steps fuse their kernels
     return Observation(row["id"], *times, launch_s=launch)
+
+
+def source_of(row: dict[str, Any]) -> str:
+    """Who published a result: the GitHub repository its page is in, else the site."""
+    parts = row["source"].split("/")
+    return "/".join(parts[3:5]) if "github.com" in row["source"] else parts[2]
+
+
+def held_out_by_source(eager: list[dict[str, Any]], observations: list[Observation]) -> dict[str, Any]:
+    """Each source's results predicted from a fit on the others' (sets each row's held_out_by_source_error)."""
+    summaries: dict[str, Any] = {}
+    for source in sorted({source_of(row) for row in eager}):
+        train = [o for row, o in zip(eager, observations, strict=True) if source_of(row) != source]
+        if len(train) < 2:
+            continue
+        fitted = fit_efficiency(train)
+        errors = []
+        for row, seen in zip(eager, observations, strict=True):
+            if source_of(row) == source:
+                row["held_out_by_source_error"] = round(fitted.predict(seen) / seen.measured_s - 1, 4)
+                errors.append(row["held_out_by_source_error"])
+        summaries[source] = error_summary(errors, 0.20)
+    summaries["all"] = error_summary(
+        [r["held_out_by_source_error"] for r in eager if "held_out_by_source_error" in r], 0.20
+    )
+    return summaries
+
+
+def gpu_markets(gpu_ids: Any) -> dict[str, str]:
+    """Each catalog GPU's market (consumer, workstation, datacenter), from the catalog."""
+    from gpuconfig.core.userdata.store import open_default_store
+
+    store = open_default_store()
+    markets = {}
+    for gpu in set(gpu_ids):
+        part = store.part(gpu)
+        markets[gpu] = str(part.specs.get("market", "unknown")) if part is not None else "unknown"
+    return markets
 
 
 def main() -> int:
@@ -166,6 +205,19 @@ def main() -> int:
     for row in compiled:  # predicted by the eager fit, for the record
         row["predicted_step_s"] = fit.predict(observation(row))
         row["prediction_error"] = round(row["predicted_step_s"] / row["measured_step_s"] - 1, 4)
+    by_source = held_out_by_source(eager, observations)
+    markets = gpu_markets(row["gpu"] for row in eager)
+    by_market = {
+        market: {
+            "leave_one_out": error_summary(
+                [r["leave_one_out_error"] for r in eager if markets[r["gpu"]] == market], 0.15
+            ),
+            "held_out_by_source": error_summary(
+                [r["held_out_by_source_error"] for r in eager if markets[r["gpu"]] == market], 0.15
+            ),
+        }
+        for market in sorted(set(markets.values()))
+    }
     with_compiled = leave_one_out([observation(row) for row in rows])
     efficiencies = {"compute": fit.compute, "conv": fit.conv, "memory": fit.memory}
     print(f"eager results: {len(eager)}; compiled, reported only: {len(compiled)}")
@@ -179,6 +231,9 @@ def main() -> int:
         "efficiency": {k: (round(v, 4) if v is not None else None) for k, v in efficiencies.items()},
         "leave_one_out_median_abs_error": round(median_abs(loo), 4),
         "fit_median_abs_error": round(median_abs([r["fit_error"] for r in eager]), 4),
+        # each source's results predicted by efficiencies fitted on the other sources' only
+        "held_out_by_source": by_source,
+        "by_market": by_market,
         "rows": rows,
         "machine": machine(),
         "command": "python benchmarks/time_calibration.py",

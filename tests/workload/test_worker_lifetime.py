@@ -95,13 +95,19 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def default_sighup() -> None:
+    """In the CLI's child: a hangup ends it, as in a terminal, even where the test runner was started under
+    nohup (which leaves SIGHUP ignored in every process it starts)."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(not POSIX, reason="signals")
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM", "SIGHUP"])
 def test_a_killed_estimate_takes_its_trace_worker_with_it(
     how: str, stuck: tuple[list[str], Path], leftovers: list[psutil.Process]
 ) -> None:
     args, inside = stuck
-    cli = gpuconfig(*args)
+    cli = gpuconfig(*args, preexec_fn=default_sighup)
     worker = worker_of(cli, "workers/tracer")
     leftovers.append(worker)
     started = wait_for(inside, cli)
