@@ -37,9 +37,10 @@ def error_summary(errors: list[float], target: float) -> dict[str, Any]:
     """Errors ((estimate - measured) / measured) as their count, median magnitude, worst (signed) and how many
     are within `target`."""
     if not errors:
-        return {"cases": 0}
+        return {"cases": 0, "target": target}
     return {
         "cases": len(errors),
+        "target": target,
         "median_abs_error": round(statistics.median(abs(e) for e in errors), 4),
         "worst_error": max(errors, key=abs),
         "within_target": sum(abs(e) <= target for e in errors),

@@ -181,9 +181,16 @@ def main() -> int:
         fp32 = [c for c in cases("estimate_accuracy_cases.toml", precision="fp32") if not only or c["case"] in only]
         share = left() * 0.35
         limit = max(30.0, share / 2)
+        until = time.monotonic() + share  # runs not started by then are skipped: the timed part keeps its time
+
+        def bounded(case: dict[str, Any]) -> dict[str, Any]:
+            if time.monotonic() > until:
+                return {"case": case["case"], "status": "not run: the memory part's share was spent"}
+            return real_run(case, 0, limit)
+
         with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
             traced = [pool.submit(trace_here, case, limit) for case in fp32 if case["case"] in TRACED_HERE]
-            measured = [pool.submit(real_run, case, 0, limit) for case in fp32]
+            measured = [pool.submit(bounded, case) for case in fp32]
             runs += [future.result() for future in measured]
             session["traced_here"] = [future.result() for future in traced]
         for row in runs:
@@ -194,7 +201,7 @@ def main() -> int:
         write(out, "session.json", session)
 
     if "timed" not in skip:
-        for case in [c for c in cases("gpu_cases.toml") if not only or c["case"] in only]:
+        for case in [c for c in cases("gpu_cases.toml") if (not only or c["case"] in only) and c.get("timed")]:
             if left() < 25:
                 runs.append({"case": case["case"], "set": "gpu cases", "status": "not run: session budget spent"})
                 continue

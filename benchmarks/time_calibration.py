@@ -26,7 +26,13 @@ from typing import Any
 from accuracy_band import error_summary
 from machine import machine
 
-from gpuconfig.core.workload.calibrate import Observation, fit_efficiency, leave_one_out, median_abs
+from gpuconfig.core.workload.calibrate import (
+    CalibrationError,
+    Observation,
+    fit_efficiency,
+    leave_one_out,
+    median_abs,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 # Settings a source states elsewhere than in its results table, or that gpuconfig names differently.
@@ -97,9 +103,10 @@ def held_out_by_source(eager: list[dict[str, Any]], observations: list[Observati
     summaries: dict[str, Any] = {}
     for source in sorted({source_of(row) for row in eager}):
         train = [o for row, o in zip(eager, observations, strict=True) if source_of(row) != source]
-        if len(train) < 2:
+        try:
+            fitted = fit_efficiency(train)
+        except CalibrationError:  # too few results left to fit: this source is not held out
             continue
-        fitted = fit_efficiency(train)
         errors = []
         for row, seen in zip(eager, observations, strict=True):
             if source_of(row) == source:
@@ -213,7 +220,12 @@ def main() -> int:
                 [r["leave_one_out_error"] for r in eager if markets[r["gpu"]] == market], 0.15
             ),
             "held_out_by_source": error_summary(
-                [r["held_out_by_source_error"] for r in eager if markets[r["gpu"]] == market], 0.15
+                [
+                    e
+                    for r in eager
+                    if markets[r["gpu"]] == market and (e := r.get("held_out_by_source_error")) is not None
+                ],
+                0.15,
             ),
         }
         for market in sorted(set(markets.values()))

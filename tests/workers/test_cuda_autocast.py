@@ -97,13 +97,25 @@ def test_a_gpu_trace_keeps_gpt2s_gelu_in_float32_also_when_backward_recomputes_i
     assert recomputed["phases"]["backward"]["activations"] > 0
 
 
-def test_cross_entropy_of_half_logits_runs_as_cuda_runs_it() -> None:
-    """CUDA autocast has no entry for cross_entropy: its log_softmax gives float32 straight from the bf16 logits,
-    then nll_loss; the CPU's list casts the logits first. The loss is the same number either way."""
-    logits = torch.randn(6, 10, dtype=torch.bfloat16)
+def test_cross_entropy_of_half_logits_keeps_what_cuda_keeps() -> None:
+    """ATen's cross_entropy_loss runs log_softmax in the logits' own dtype (autocast keeps a dtype the caller gave),
+    then nll_loss, on CUDA's float32 list: backward keeps the bf16 log-probabilities and a float32 copy of them.
+    The CPU's policy would keep one float32 tensor. The loss is the same number either way."""
+    logits = torch.randn(6, 10, dtype=torch.bfloat16, requires_grad=True)
     target = torch.tensor([1, 2, 3, -100, 5, 0])
     loss = under_cuda_autocast("cuda", lambda: functional.cross_entropy(logits, target))
     assert loss.dtype == torch.float32
-    assert torch.allclose(loss, functional.cross_entropy(logits.float(), target))
+    assert torch.allclose(loss, functional.cross_entropy(logits.float(), target), atol=2e-2)
+    nll = loss.grad_fn
+    assert type(nll).__name__ == "NllLossBackward0" and nll._saved_self.dtype == torch.float32
+    cast = nll.next_functions[0][0]
+    softmax = cast.next_functions[0][0]
+    assert type(softmax).__name__ == "LogSoftmaxBackward0" and softmax._saved_result.dtype == torch.bfloat16
     smoothed = under_cuda_autocast("cuda", lambda: functional.cross_entropy(logits, target, label_smoothing=0.1))
-    assert torch.allclose(smoothed, functional.cross_entropy(logits.float(), target, label_smoothing=0.1), atol=1e-3)
+    assert smoothed.dtype == torch.float32  # the CPU's policy: a float32 copy first, a float32 loss
+
+
+def test_a_dtype_given_by_position_is_kept_and_reflected_division_is_float32() -> None:
+    x = torch.randn(4, 8, dtype=torch.bfloat16)
+    assert under_cuda_autocast("cuda", lambda: x.softmax(-1, torch.float16)).dtype == torch.float16
+    assert under_cuda_autocast("cuda", lambda: 1 / x).dtype == torch.float32

@@ -91,8 +91,8 @@ def _cuda_auto(
         note = (
             ""
             if "math" in traced.get("kernels", ())
-            else "the trace ran flash, which keeps no length x length scores; math keeps them: choose sdpa_math to "
-            "trace it"
+            else "the trace ran a fused kernel, which keeps no length x length scores; math keeps them: choose "
+            "sdpa_math to trace it"
         )
         why = f"{why_not_flash}, and memory-efficient takes no grouped key/value heads"
         return AttentionChoice("sdpa_math", f"auto: {who}PyTorch falls back to math: {why}", note)

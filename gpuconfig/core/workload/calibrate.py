@@ -73,6 +73,8 @@ def fit_efficiency(observations: list[Observation]) -> Fit:
     """The efficiencies with the least squared relative error, each in (0, 1]: a step cannot beat the
     peak. Each term is either fitted freely or held at efficiency 1; every combination is solved and the
     best admissible one kept."""
+    # A result its kernel launches paced says nothing of the GPU's efficiencies.
+    observations = [o for o in observations if o.launch_s < o.measured_s]
     if len(observations) < 2:
         raise CalibrationError("need at least two measured results to fit the efficiencies")
     scaled = [[t / o.measured_s for t in o.times()] for o in observations]

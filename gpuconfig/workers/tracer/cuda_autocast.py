@@ -24,18 +24,17 @@ from typing import Any
 
 from . import torch_private
 
-# The fp32 policy of aten/src/ATen/autocast_mode.cpp's AutocastCUDA table, by the name each op has as a torch
-# function, a Tensor method or a torch.nn.functional function. cross_entropy is not on it: CUDA runs its parts,
-# log_softmax asked for a float32 result (below) and nll_loss; the CPU's list has it, and casts a copy of the
-# logits to float32 first (cross_entropy below does as CUDA does).
+# The fp32 policy of aten/src/ATen/autocast_mode.cpp's AutocastCUDA table (and the docs' list, which adds the
+# reflected division), by the name each op has as a torch function, a Tensor method or a torch.nn.functional
+# function. cross_entropy is not on it: CUDA runs its parts (cross_entropy below); the CPU's list has it.
 FLOAT32_OPS = frozenset(
     {
-        "__pow__", "__rpow__", "pow", "acos", "asin", "cosh", "sinh", "tan", "erfinv", "exp", "expm1", "log",
-        "log10", "log1p", "log2", "reciprocal", "rsqrt", "renorm", "norm", "normalize", "dist", "cdist", "pdist",
-        "cosine_similarity", "layer_norm", "group_norm", "softplus", "logsumexp", "binary_cross_entropy_with_logits",
-        "cosine_embedding_loss", "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss", "margin_ranking_loss",
-        "mse_loss", "multilabel_margin_loss", "multi_margin_loss", "nll_loss", "poisson_nll_loss", "smooth_l1_loss",
-        "soft_margin_loss", "triplet_margin_loss",
+        "__pow__", "__rpow__", "__rdiv__", "__rtruediv__", "pow", "acos", "asin", "cosh", "sinh", "tan", "erfinv",
+        "exp", "expm1", "log", "log10", "log1p", "log2", "reciprocal", "rsqrt", "renorm", "norm", "normalize",
+        "dist", "cdist", "pdist", "cosine_similarity", "layer_norm", "group_norm", "softplus", "logsumexp",
+        "binary_cross_entropy_with_logits", "cosine_embedding_loss", "hinge_embedding_loss", "huber_loss", "kl_div",
+        "l1_loss", "margin_ranking_loss", "mse_loss", "multilabel_margin_loss", "multi_margin_loss", "nll_loss",
+        "poisson_nll_loss", "smooth_l1_loss", "soft_margin_loss", "triplet_margin_loss",
     }
 )  # fmt: skip
 # Its fp32_set_opt_dtype policy: a float32 result is asked for, the input is not copied (softmin is softmax's).
@@ -92,7 +91,9 @@ def float32_policy_mode() -> Any:
                 return cross_entropy(func, args, kwargs)
             with torch.autocast("cpu", enabled=False):
                 if name in OUTPUT_DTYPE_OPS:
-                    if kwargs.get("dtype") is not None or not lowered(args[0] if args else None):
+                    given = kwargs.get("dtype") is not None or any(isinstance(a, torch.dtype) for a in args)
+                    first = args[0] if args else kwargs.get("input", kwargs.get("self"))
+                    if given or not lowered(first):  # autocast keeps a dtype the caller gave
                         return func(*args, **kwargs)
                     return func(*args, **{**kwargs, "dtype": torch.float32})
                 return func(*[widened(a) for a in args], **{k: widened(v) for k, v in kwargs.items()})
@@ -101,9 +102,11 @@ def float32_policy_mode() -> Any:
 
 
 def cross_entropy(func: Any, args: Any, kwargs: dict[str, Any]) -> Any:
-    """torch.nn.functional.cross_entropy of half-precision logits as CUDA autocast runs it: its log_softmax gives
-    float32 straight from them, then nll_loss. With probabilities for targets or label smoothing, the CPU's policy
-    (a float32 copy of the logits first): a float32 loss either way, as on CUDA."""
+    """torch.nn.functional.cross_entropy of half-precision logits as CUDA autocast runs it. ATen's cross_entropy_loss
+    (aten/src/ATen/native/LossNLL.cpp) calls log_softmax with the logits' own dtype, which autocast keeps (a dtype
+    the caller gave), then nll_loss, on the float32 list: a float32 copy of the half log-probabilities, which
+    nll_loss keeps for backward beside the half ones log_softmax keeps. With probabilities for targets or label
+    smoothing, as the CPU's policy runs it (a float32 loss either way)."""
     import inspect
 
     from torch.nn import functional
@@ -117,8 +120,9 @@ def cross_entropy(func: Any, args: Any, kwargs: dict[str, Any]) -> Any:
         return func(*args, **kwargs)
     import torch
 
+    logits = given["input"]
     with torch.autocast("cpu", enabled=False):
-        scores = functional.log_softmax(given["input"], dim=1 if given["input"].dim() > 1 else 0, dtype=torch.float32)
+        half = functional.log_softmax(logits, dim=1 if logits.dim() > 1 else 0, dtype=logits.dtype)
         return functional.nll_loss(
-            scores, target, given["weight"], ignore_index=given["ignore_index"], reduction=given["reduction"]
+            half.float(), target, given["weight"], ignore_index=given["ignore_index"], reduction=given["reduction"]
         )

@@ -5,6 +5,7 @@ token and its decode steps."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from .models import build
@@ -39,7 +40,8 @@ def measure_generation(request: dict[str, Any], batch: int, seq: int) -> dict[st
     reset_peaks(request)
     phases = DevicePhases() if on_cuda(request) else None
     decode: list[float] = []
-    with torch.no_grad(), real_attention(request, model):
+    # On a GPU, SDPA forced as the workload names it; on the CPU as PyTorch picks it, with nothing in between.
+    with torch.no_grad(), real_attention(request, model) if on_cuda(request) else contextlib.nullcontext():
         prompt_started = clock.now()
         output = model(**inputs, use_cache=True)
         cache = output.past_key_values

@@ -63,7 +63,8 @@ def prepare(model: Any, request: dict[str, Any], foreach: bool) -> Any:
         quantize_linears(model, bits or 4, double_quant)  # the adapters' frozen base layers; NF4 unless int8 is chosen
     if request.get("checkpointing"):
         arguments: dict[str, Any] = {"use_reentrant": False}
-        recompute = checkpoint_contexts(request.get("device"))
+        # a trace's recomputation under the CUDA policy; a real run has CUDA's own autocast
+        recompute = None if request.get("measure") else checkpoint_contexts(request.get("device"))
         if recompute is not None:
             arguments["context_fn"] = recompute
         if hasattr(model, "activation_checkpointing_enable"):  # transformers 5.24 renamed it

@@ -106,7 +106,12 @@ class DevicePhases:
     and what stays allocated at its end, so a traced estimate that misses can be told where."""
 
     def __init__(self) -> None:
+        """From now: the peaks so far (the recipe's earlier steps) are the caller's, taken before."""
+        import torch
+
         self.phases: dict[str, dict[str, int]] = {}
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
 
     def end(self, phase: str) -> None:
         import torch
