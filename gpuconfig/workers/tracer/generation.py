@@ -19,7 +19,6 @@ from .real_run import (
     distribution,
     on_cuda,
     real_attention,
-    reset_peaks,
 )
 from .runtime import rss_bytes
 
@@ -37,8 +36,7 @@ def measure_generation(request: dict[str, Any], batch: int, seq: int) -> dict[st
     prepare(model, request, foreach=False)
     built = clock.now()
     after_build = device_memory(request, "cuda_build")
-    reset_peaks(request)
-    phases = DevicePhases() if on_cuda(request) else None
+    phases = DevicePhases() if on_cuda(request) else None  # its peaks start here
     decode: list[float] = []
     # On a GPU, SDPA forced as the workload names it; on the CPU as PyTorch picks it, with nothing in between.
     with torch.no_grad(), real_attention(request, model) if on_cuda(request) else contextlib.nullcontext():
@@ -72,6 +70,6 @@ def measure_generation(request: dict[str, Any], batch: int, seq: int) -> dict[st
         "decode_first_seconds": decode[:8],
         "decode_last_seconds": decode[-8:],
         **after_build,
-        **(phases.peaks({"cuda_max_allocated_bytes": 0, "cuda_max_reserved_bytes": 0}) if phases is not None else {}),
+        **(phases.peaks() if phases is not None else {}),
         **device_facts(request),
     }

@@ -124,11 +124,18 @@ class DevicePhases:
         }
         torch.cuda.reset_peak_memory_stats()
 
-    def peaks(self, before: dict[str, int]) -> dict[str, Any]:
-        """The run's peaks (`before`: the allocator's peaks up to the first phase) with every phase's."""
-        allocated = max([before["cuda_max_allocated_bytes"]] + [p["max_allocated_bytes"] for p in self.phases.values()])
-        reserved = max([before["cuda_max_reserved_bytes"]] + [p["max_reserved_bytes"] for p in self.phases.values()])
-        return {"cuda_max_allocated_bytes": allocated, "cuda_max_reserved_bytes": reserved, "cuda_phases": self.phases}
+    def peaks(self, before: dict[str, int] | None = None) -> dict[str, Any]:
+        """The run's peaks with every phase's; `before`: the allocator's peaks up to the first phase, if any ran."""
+        earlier = before or {}
+        allocated = [earlier.get("cuda_max_allocated_bytes", 0)] + [
+            p["max_allocated_bytes"] for p in self.phases.values()
+        ]
+        reserved = [earlier.get("cuda_max_reserved_bytes", 0)] + [p["max_reserved_bytes"] for p in self.phases.values()]
+        return {
+            "cuda_max_allocated_bytes": max(allocated),
+            "cuda_max_reserved_bytes": max(reserved),
+            "cuda_phases": self.phases,
+        }
 
 
 def device_facts(request: dict[str, Any]) -> dict[str, Any]:
