@@ -34,8 +34,8 @@ def write_band(device: str, fields: dict[str, Any]) -> None:
 
 
 def error_summary(errors: list[float], target: float) -> dict[str, Any]:
-    """Errors ((estimate - measured) / measured) as their count, median magnitude, worst (signed) and how many
-    are within `target`."""
+    """Errors ((estimate - measured) / measured) as their count, median magnitude, worst (signed), the largest
+    under-estimate (0 when none was under) and how many are within `target`."""
     if not errors:
         return {"cases": 0, "target": target}
     return {
@@ -43,5 +43,6 @@ def error_summary(errors: list[float], target: float) -> dict[str, Any]:
         "target": target,
         "median_abs_error": round(statistics.median(abs(e) for e in errors), 4),
         "worst_error": max(errors, key=abs),
+        "worst_under_error": min(0.0, *errors),
         "within_target": sum(abs(e) <= target for e in errors),
     }

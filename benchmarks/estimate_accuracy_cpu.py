@@ -310,6 +310,7 @@ def write_catalog(result: dict[str, Any]) -> None:
         {
             "median_abs_error": round(held["median_abs_error"], 4),
             "worst_error": round(held["worst_error"], 4),
+            "worst_under_error": round(held["worst_under_error"], 4),
             "cases": held["cases"],
             "families": result["families"],
             "benchmark": "benchmarks/estimate_accuracy_cpu.py",

@@ -147,6 +147,7 @@ def main() -> int:
             {
                 "median_abs_error": reserved["median_abs_error"],
                 "worst_error": reserved["worst_error"],
+                "worst_under_error": reserved["worst_under_error"],
                 "cases": reserved["cases"],
                 "families": len({r["family"] for r in compared}),
                 "benchmark": "benchmarks/estimate_accuracy_gpu.py",

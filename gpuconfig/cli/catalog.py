@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gpuconfig.cli.options import form_options, open_store
+from gpuconfig.cli.options import catalog_part, form_options, open_store
 from gpuconfig.cli.output import EXIT_BAD_INPUT, EXIT_OK, Reply, UsageError, lines, table
 from gpuconfig.core.catalog.schema import CURRENCIES
 
@@ -23,7 +23,7 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     listing.set_defaults(handler=list_parts)
 
     show = actions.add_parser("show", help="every field of one part, with its sources")
-    show.add_argument("id")
+    show.add_argument("id", metavar="PART", help="the part's catalog id, name or words of it")
     show.add_argument("--currency", choices=CURRENCIES, help="show prices converted to this currency")
     show.set_defaults(handler=show_part)
 
@@ -78,9 +78,7 @@ def show_part(args: argparse.Namespace) -> Reply:
     from gpuconfig.core.catalog.records import part_record
 
     store = open_store()
-    part = store.part(args.id)
-    if part is None:
-        raise UsageError(f"no part with id {args.id!r}; try: gpuconfig catalog list --kind KIND --query TEXT")
+    part = catalog_part(store, args.id, None, "")
     rate = store.exchange_rate()
     record = part_record(part, args.currency, rate)
     return Reply(EXIT_OK, lambda: _part_text(store, part, args.currency, rate), lambda: record)

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from gpuconfig.cli.options import (
+    catalog_part,
     check_python,
     form_options,
     limits,
@@ -25,8 +26,8 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     egpu.add_argument("--port", choices=PORTS, help="the laptop's port (default: what the probe detects)")
     egpu.add_argument("--os", choices=OSES, help="the laptop's OS (default: this one)")
     egpu.add_argument("--charger", type=int, metavar="WATTS", help="the laptop's own charger rating")
-    egpu.add_argument("--dock", metavar="CATALOG_ID", help="the enclosure (gpuconfig catalog list --kind dock)")
-    egpu.add_argument("--gpu", metavar="CATALOG_ID", help="the card to put in it")
+    egpu.add_argument("--dock", metavar="DOCK", help="the enclosure: its catalog id, name or words of it")
+    egpu.add_argument("--gpu", metavar="GPU", help="the card to put in it: its catalog id, name or words of it")
     workload_options(egpu, model_required=False)
     egpu.add_argument("--measure", action="store_true", help="measure the attached eGPU: copies and a training step")
     egpu.add_argument("--python", metavar="PATH", help="the Python (with torch) that runs the measurement")
@@ -52,15 +53,9 @@ def run(args: argparse.Namespace) -> Reply | int:
         check_python(args.python)
     store = open_store()
     parts = {}
-    for kind, part_id in (("dock", args.dock), ("gpu", args.gpu)):
-        if part_id is None:
-            continue
-        part = store.part(part_id)
-        if part is None or part.kind != kind:
-            raise UsageError(
-                f"--{kind}: {part_id!r} is not a {kind} in the catalog (gpuconfig catalog list --kind {kind})"
-            )
-        parts[kind] = part
+    for kind, named in (("dock", args.dock), ("gpu", args.gpu)):
+        if named is not None:
+            parts[kind] = catalog_part(store, named, kind, f"--{kind}")
     try:
         tables, rules = egpu_tables(), build_rules()
     except (EgpuDataError, RulesError) as exc:

@@ -6,15 +6,27 @@ import argparse
 import sys
 from typing import Any
 
-from gpuconfig.cli.options import form_options, open_store, trace_failed, workload, workload_options
+from gpuconfig.cli.options import (
+    catalog_part,
+    form_options,
+    headroom_of,
+    headroom_option,
+    open_store,
+    trace_failed,
+    workload,
+    workload_options,
+)
 from gpuconfig.cli.output import EXIT_OK, Reply, UsageError, lines, table
 
 
 def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     estimate = commands.add_parser("estimate", help="memory and time of a training or inference workload")
     workload_options(estimate)
-    estimate.add_argument("--gpu", metavar="CATALOG_ID", help="the GPU to check the fit and time against")
+    estimate.add_argument(
+        "--gpu", metavar="GPU", help="the GPU to check the fit and time against: its catalog id, name or words of it"
+    )
     estimate.add_argument("--no-cache", action="store_true", help="trace again even if a cached trace exists")
+    headroom_option(estimate)
     form_options(estimate)
     estimate.set_defaults(handler=run)
 
@@ -28,26 +40,28 @@ def run(args: argparse.Namespace) -> Reply | int:
 
     asked = workload(args)
     try:
-        gpu = gpu_spec(open_store(), args.gpu) if args.gpu else None
+        store = open_store() if args.gpu or args.headroom is None else None
+        headroom = headroom_of(args, store)
+        gpu = gpu_spec(store, catalog_part(store, args.gpu, "gpu", "--gpu").id) if args.gpu else None
 
         def progress(done: int, total: int, what: str) -> None:
             if not args.json and sys.stderr.isatty():
                 print(f"\rtracing {done}/{total}: {what}    ", end="", file=sys.stderr, flush=True)
 
         use_cache, timeout_s = not args.no_cache, args.trace_timeout
-        answer = TraceService(use_cache, timeout_s).fit_for(asked, progress).answer(asked, gpu)
+        answer = TraceService(use_cache, timeout_s).fit_for(asked, progress).answer(asked, gpu, headroom)
         options = []
-        if gpu is not None and answer.estimate.memory.peak > gpu.memory_bytes:
+        if gpu is not None and answer.verdict is not None and not answer.verdict.fits:
             options = advise(answer, gpu, progress, use_cache=use_cache, timeout_s=timeout_s)
     except WorkloadError as exc:
         raise UsageError(str(exc)) from exc
     except TraceFailed as exc:
         return trace_failed(exc)
     record = answer_record(answer)
-    if gpu is not None:
+    if answer.verdict is not None:
         fitting = [o for o in options if o.fits]
         record["gpu"]["verdict"] = (
-            "fits" if record["gpu"]["fits"] else f"fits if: {fitting[0].label}" if fitting else "does not fit"
+            answer.verdict.text() if answer.verdict.fits or not fitting else f"fits if: {fitting[0].label}"
         )
         record["advice"] = [option_record(o) for o in options]
     return Reply(EXIT_OK, lambda: _text(record, options), lambda: record)
@@ -75,12 +89,15 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
         out.append(f"  {attention['note']}")
     out.append(f"expected error of the peak: {memory['expected_error']['text']}")
     if "gpu" in record:
-        out.append(f"{record['gpu']['name']} ({format_bytes(record['gpu']['memory'])}): {record['gpu']['verdict']}")
+        gpu = record["gpu"]
+        out.append(f"{gpu['name']} ({format_bytes(gpu['memory'])}): {gpu['verdict']}")
+        if not gpu["fits"]:
+            out.append(f"  as asked it {gpu['fit']['text']}")
+        out.append(f"  headroom: {gpu['fit']['headroom']['why']}")
         for option in options:
             factor = f"{option.time_factor:.2f}x time" if option.time_factor is not None else "time unknown"
-            note = ", changes what is trained or computed" if option.changes_result else ""
             mark = "fits" if option.fits else "still too big"
-            out.append(f"  {mark:13s} {option.label}: {format_bytes(option.peak)}, {factor}{note}")
+            out.append(f"  {mark:13s} {option.label}: {format_bytes(option.peak)}, {factor} ({option.cost})")
     if record.get("time"):
         t = record["time"]
         tokens = t["throughput"]["tokens_per_s"]

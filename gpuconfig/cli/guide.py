@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gpuconfig.cli.options import form_options, open_store
+from gpuconfig.cli.options import catalog_part, form_options, open_store
 from gpuconfig.cli.output import EXIT_OK, EXIT_VERDICT_FAILED, Reply, UsageError
 
 
@@ -16,7 +16,7 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
 
     guide = commands.add_parser("guide", help="the setup guide: driver, PyTorch install, checks, settings, fixes")
     what = guide.add_mutually_exclusive_group(required=True)
-    what.add_argument("--gpu", metavar="CATALOG_ID", help="a GPU from the catalog")
+    what.add_argument("--gpu", metavar="GPU", help="a GPU from the catalog: its id, name or words of it")
     what.add_argument("--build", metavar="FILE.json", help="a build file")
     what.add_argument(
         "--from-probe", metavar="FILE.json", dest="from_probe", help="a probe report (gpuconfig probe --json)"
@@ -39,9 +39,7 @@ def run(args: argparse.Namespace) -> Reply:
 
     try:
         if args.gpu:
-            part = open_store().part(args.gpu)
-            if part is None or part.kind != "gpu":
-                raise UsageError(f"--gpu: {args.gpu!r} is not a GPU in the catalog (gpuconfig catalog list --kind gpu)")
+            part = catalog_part(open_store(), args.gpu, "gpu", "--gpu")
             guide = (
                 guide_for_gpus(
                     [(target_from_part(part), args.count)], args.os, p2p=part.specs.get("p2p"), driver=args.driver

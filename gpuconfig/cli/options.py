@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuconfig.cli.output import EXIT_VERDICT_FAILED, UsageError, warn
+
+if TYPE_CHECKING:
+    from gpuconfig.core.catalog.model import Part
 
 
 def open_store() -> Any:
@@ -17,6 +20,20 @@ def open_store() -> Any:
     if store.last_refresh.error:
         warn(f"catalog files not loaded, using the last good catalog: {store.last_refresh.error}")
     return store
+
+
+def catalog_part(store: Any, text: str, kind: str | None, flag: str, leave_out: tuple[str, ...] = ()) -> Part:
+    """The catalog part `flag` names (of `kind`, or of any kind for None but those in `leave_out`): by id, name
+    or words of its name; a name that names no one part is one line of bad input, with what it might have
+    meant."""
+    from gpuconfig.core.catalog.names import PartNotFound, find_part
+
+    kinds = [k for k in store.schema.kind_names if k not in leave_out]
+    try:
+        return find_part(text, [p for k in kinds for p in store.parts(k)], kind)
+    except PartNotFound as exc:
+        listing = "" if exc.suggestions else f" (gpuconfig catalog list --kind {kind or 'KIND'} --query WORDS)"
+        raise UsageError(f"{flag + ': ' if flag else ''}{exc}{listing}") from None
 
 
 def form_options(p: argparse.ArgumentParser, html: bool = False) -> None:
@@ -152,3 +169,24 @@ def workload(args: argparse.Namespace) -> Any:
         return Workload(**{f.name: getattr(args, f.name) for f in fields(Workload)})
     except WorkloadError as exc:
         raise UsageError(str(exc)) from exc
+
+
+def headroom_option(p: argparse.ArgumentParser) -> None:
+    """--headroom: the share of each card's memory every fit verdict keeps free."""
+    p.add_argument(
+        "--headroom", type=float, metavar="PERCENT",
+        help="percent of each card's memory kept free when judging a fit (default: your saved setting, else the "
+        "largest under-estimate measured against real GPU runs)",
+    )  # fmt: skip
+
+
+def headroom_of(args: argparse.Namespace, store: Any | None) -> Any:
+    """The headroom the command judges with: --headroom, else the user's saved one, else the measured default."""
+    from gpuconfig.core.workload.fit import HeadroomError, default_headroom, user_headroom
+
+    if getattr(args, "headroom", None) is not None:
+        try:
+            return user_headroom(args.headroom)
+        except HeadroomError as exc:
+            raise UsageError(f"--{exc}") from None
+    return store.user.headroom() if store is not None else default_headroom()

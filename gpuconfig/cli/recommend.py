@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gpuconfig.cli.options import form_options, open_store, trace_failed, workload, workload_options
+from gpuconfig.cli.options import (
+    catalog_part,
+    form_options,
+    headroom_of,
+    headroom_option,
+    open_store,
+    trace_failed,
+    workload,
+    workload_options,
+)
 from gpuconfig.cli.output import EXIT_OK, Reply, UsageError, lines, table
 from gpuconfig.core.catalog.schema import CURRENCIES
 
@@ -24,8 +33,25 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     )
     recommend.add_argument("--max-gpus", type=int, default=8, dest="max_gpus", help="GPUs in one machine (1-8)")
     recommend.add_argument("--circuit", default=DEFAULT_CIRCUIT, help="the wall circuit (see build_rules.toml)")
-    recommend.add_argument("--own", action="append", default=[], metavar="CATALOG_ID", help="a part you already have")
-    recommend.add_argument("--samples", type=float, help="samples the job processes (dataset size x epochs)")
+    recommend.add_argument(
+        "--own",
+        action="append",
+        default=[],
+        metavar="PART",
+        help="a part you already have (id, name or words of its name)",
+    )
+    recommend.add_argument("--samples", type=float, help="samples in the dataset: each build's job time and cost")
+    recommend.add_argument("--epochs", type=float, default=1.0, help="passes over the dataset (default 1)")
+    changes = recommend.add_mutually_exclusive_group()
+    changes.add_argument(
+        "--change-result", action="store_true", dest="change_result",
+        help="also try changes to what is trained or computed (LoRA, QLoRA, quantized weights)",
+    )  # fmt: skip
+    changes.add_argument(
+        "--as-asked", action="store_true", dest="as_asked",
+        help="no changes to the workload: only machines that hold it as asked (or in smaller micro-batches)",
+    )  # fmt: skip
+    headroom_option(recommend)
     recommend.add_argument("--electricity", type=float, metavar="PRICE_PER_KWH", help="in --currency")
     recommend.add_argument("--dataset-gb", type=int, default=0, dest="dataset_gb", help="dataset size on disk")
     recommend.add_argument("--port", choices=PORTS, help="with --form egpu: the laptop's port")
@@ -38,6 +64,7 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
 
 def run(args: argparse.Namespace) -> Reply | int:
     from gpuconfig.core.build.rules import RulesError, build_rules
+    from gpuconfig.core.planner.changes import Variant, traced_variants
     from gpuconfig.core.planner.recommend import Constraints, PlanError, plan_parts, recommend
     from gpuconfig.core.planner.records import plan_record
     from gpuconfig.core.workload.runner import TraceFailed
@@ -50,9 +77,8 @@ def run(args: argparse.Namespace) -> Reply | int:
         rules = build_rules()
         if args.circuit not in rules.circuits:
             raise UsageError(f"--circuit: {args.circuit!r} is not one of {', '.join(rules.circuits)}")
-        unknown = [i for i in args.own if store.part(i) is None]
-        if unknown:
-            raise UsageError(f"--own: {unknown[0]!r} is not in the catalog")
+        # What one owns is a part of a machine: a rented instance is not (and shares names with cards).
+        args.own = [catalog_part(store, text, None, "--own", leave_out=("cloud",)).id for text in args.own]
         constraints = Constraints(
             budget=args.budget,
             currency=args.currency,
@@ -62,19 +88,27 @@ def run(args: argparse.Namespace) -> Reply | int:
             circuit=args.circuit,
             owned=tuple(args.own),
             samples=args.samples,
+            epochs=args.epochs,
             electricity_per_kwh=args.electricity,
             dataset_gb=args.dataset_gb,
             port=args.port,
             laptop_os=args.os or "linux",
             charger_w=args.charger,
         )
-        traced = TraceService(timeout_s=args.trace_timeout).fit_for(asked)
+        headroom = headroom_of(args, store)
+        service = TraceService(timeout_s=args.trace_timeout)
+        traced = service.fit_for(asked)
+        variants = [Variant("", asked, traced.source, traced.fitted)]
+        if not args.as_asked:
+            variants = traced_variants(variants[0], args.change_result, service)
     except (PlanError, WorkloadError, RulesError) as exc:
         raise UsageError(str(exc)) from exc
     except TraceFailed as exc:
         return trace_failed(exc)
     parts, rate = plan_parts(store), store.exchange_rate()
-    plan = recommend(traced.source, traced.fitted, asked, constraints, parts, rules, rate, store.part)
+    plan = recommend(
+        traced.source, traced.fitted, asked, constraints, parts, rules, rate, store.part, variants[1:], headroom
+    )
     return Reply(EXIT_OK, lambda: _text(plan, store, args.currency, args.top), lambda: plan_record(plan))
 
 
@@ -84,33 +118,57 @@ def _text(plan: Any, store: Any, cur: str, top: int) -> str:
     out = []
     if plan.shortfall is not None:
         out.append(plan.shortfall.message)
+    job = plan.constraints.job_samples is not None
     rows = []
     for c in plan.candidates[:top]:
         o = c.option
         speed = f"{o.throughput:,.0f}" if o.throughput is not None else "unknown"
-        rows.append(
-            [
-                f"{o.count} x {o.gpu.name}",
-                o.strategy,
-                format_money(c.cost, cur),
-                speed,
-                f"{o.peak_bytes / 1024**3:.1f}/{o.gpu.memory_bytes / 1024**3:.0f} GiB",
-                f"{c.wall_w} W",
-                "yes" if c.pareto else "",
-            ]
-        )
+        row = [
+            f"{o.count} x {o.gpu.name}",
+            o.strategy,
+            c.change.text(),
+            format_money(c.cost, cur),
+            speed,
+            f"{o.peak_bytes / 1024**3:.1f}/{o.gpu.memory_bytes / 1024**3:.0f} GiB",
+            f"{c.wall_w} W",
+            "yes" if c.pareto else "",
+        ]
+        if job:
+            row += _job_cells(c.job, cur, c.jobs_to_break_even)
+        rows.append(row)
     if rows:
         unit = "tokens/s" if plan.candidates[0].option.tokens_per_s is not None else "samples/s"
-        out.append(table(["GPUs", "strategy", "cost", unit, "peak/GPU", "wall", "Pareto"], rows))
+        head = ["GPUs", "strategy", "change", "cost", unit, "peak/GPU", "wall", "Pareto"]
+        out.append(table(head + (["job", "electricity", "jobs to pay off"] if job else []), rows))
         best = plan.candidates[0]
-        out.append(f"\nbest per {format_money(1000, cur)}: {best.build.name}")
+        out.append(f"\nbest per {format_money(1000, cur)}: {best.build.name} ({best.change.text()})")
         for line in best.build.lines:
             part = store.part(line.part_id)
             out.append(f"  {line.count} x {part.name if part else line.part_id}")
     for r in plan.rentals[:top]:
         speed = f"{r.option.samples_per_s:,.2f} samples/s" if r.option.samples_per_s else "speed unknown"
-        out.append(f"rent: {r.nodes} x {r.instance.name}, {format_money(r.hourly, cur)}/h, {speed}")
+        cost = ""
+        if r.job is not None and r.job.cost is not None:
+            cost = f", the job {_hours(r.job.hours)} for {format_money(r.job.cost, cur)}"
+        change = f", {r.change.text()}" if r.change.label else ""
+        out.append(f"rent: {r.nodes} x {r.instance.name}, {format_money(r.hourly, cur)}/h, {speed}{change}{cost}")
     if plan.break_even is not None:
         out.append(plan.break_even.message)
     out += [f"note: {note}" for note in plan.notes]
+    if plan.changes_tried:
+        out.append(f"note: changes tried where the workload does not fit as asked: {', '.join(plan.changes_tried)}")
     return lines(*out)
+
+
+def _hours(hours: float) -> str:
+    return f"{hours:,.1f} h" if hours < 48 else f"{hours / 24:,.1f} days"
+
+
+def _job_cells(job: Any, cur: str, jobs: float | None) -> list[str]:
+    from gpuconfig.core.money import format_money
+
+    if job is None:
+        return ["unknown", "", ""]
+    power = format_money(job.cost, cur) if job.cost is not None else "not counted"
+    paid = "" if jobs is None else "never" if jobs == float("inf") else f"{jobs:,.1f}"
+    return [_hours(job.hours), power, paid]

@@ -114,7 +114,7 @@ def test_import_prices_then_show(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (("catalog", "list", "--kind", "gpus"), "gpuconfig: unknown kind 'gpus'"),
-        (("catalog", "show", "no-such-part"), "gpuconfig: no part with id 'no-such-part'"),
+        (("catalog", "show", "no-such-part"), "gpuconfig: 'no-such-part' is not in the catalog"),
         (("catalog", "list"), "the following arguments are required: --kind"),
         (("catalog", "frobnicate"), "invalid choice: 'frobnicate'"),
         (("--nope",), "unrecognized arguments: --nope"),

@@ -17,18 +17,55 @@ from gpuconfig.core.build.model import resolve, totals
 from gpuconfig.core.build.power import power_budget
 from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.egpu.problems import egpu_problems
-from gpuconfig.core.planner.recommend import MAX_DATASET_GB, Constraints, Plan, PlanError, plan_parts, recommend
+from gpuconfig.core.planner.changes import Variant, candidate_changes, traced_variants
+from gpuconfig.core.planner.gpus import GpuOptions
+from gpuconfig.core.planner.recommend import (
+    COUNTS,
+    MAX_DATASET_GB,
+    Constraints,
+    Plan,
+    PlanError,
+    plan_parts,
+    recommend,
+)
 from gpuconfig.core.planner.records import plan_record
 from gpuconfig.core.userdata.store import Store, open_default_store
+from gpuconfig.core.workload.estimate import GpuSpec
+from gpuconfig.core.workload.fit import judge
 from gpuconfig.core.workload.service import Fit, TraceService
 from gpuconfig.core.workload.spec import Workload
 
 LORA_8B = Workload("llama-3-8b", task="lora", seq=2048, precision="bf16", checkpointing=True)
+# The case as a new user asks it: no checkpointing, batch 1 (issue: "Nothing within $3,000 holds ...").
+LORA_8B_ASKED = LORA_8B.with_changes(checkpointing=False)
 
 
 @pytest.fixture(scope="module")
 def lora_fit(module_data_dir: Path) -> Fit:
     return TraceService().fit_for(LORA_8B)
+
+
+@pytest.fixture(scope="module")
+def lora_variants(module_data_dir: Path, lora_fit: Fit) -> list[Variant]:
+    """The case as asked and every change a plan may make to it without changing what is trained, traced."""
+    service = TraceService()
+    asked = service.fit_for(LORA_8B_ASKED)
+    return traced_variants(Variant("", LORA_8B_ASKED, asked.source, asked.fitted), False, service)
+
+
+def plan_with_changes(store: Store, variants: list[Variant], constraints: Constraints) -> Plan:
+    asked, *changes = variants
+    return recommend(
+        asked.source,
+        asked.fitted,
+        asked.workload,
+        constraints,
+        plan_parts(store),
+        build_rules(),
+        store.exchange_rate(),
+        store.part,
+        changes,
+    )
 
 
 def plan_for(store: Store, fit: Fit, workload: Workload, constraints: Constraints) -> Plan:
@@ -171,6 +208,10 @@ def test_cli_recommend_70b_full_finetune_on_a_small_budget_says_what_it_would_ta
         (["--dataset-gb", "-5"], "dataset_gb: must be zero or a positive number, got -5"),
         (["--dataset-gb", str(10**23)], "dataset_gb: must be at most 1,000,000"),
         (["--batch", "99999999999999999999"], "batch: must be at most 1,000,000"),
+        (["--epochs", "-1"], "epochs: must be a positive number, got -1"),
+        (["--headroom", "80"], "--headroom: must be at most 50"),
+        (["--headroom", "nan"], "--headroom: must be a finite number, got nan"),
+        (["--as-asked", "--change-result"], "not allowed with argument"),
     ],
 )
 def test_cli_recommend_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -250,3 +291,110 @@ def test_no_egpu_on_a_port_without_pcie(store: Store, lora_fit: Fit) -> None:
 def test_an_egpu_plan_needs_the_port() -> None:
     with pytest.raises(PlanError, match="port: a laptop with an eGPU needs the laptop's port"):
         Constraints(form="egpu")
+
+
+# --- hardware and changes searched together -----------------------------------------------------------
+
+
+def test_a_plan_within_3000_usd_makes_the_change_that_fits(store: Store, lora_variants: list[Variant]) -> None:
+    """Llama-3-8B LoRA at 2,048 tokens does not fit a 24 GB card as asked; with activation checkpointing it
+    does, so a one-card machine within $3,000 holds it: the plan names the change, its time cost, and the
+    fit holds with the stated headroom."""
+    asked, *changes = lora_variants
+    assert [v.change for v in changes] == ["activation checkpointing"]  # LoRA: no 8-bit AdamW, no QLoRA asked
+    plan = plan_with_changes(store, lora_variants, Constraints(budget=3000))
+    assert plan.headroom is not None and plan.headroom.share > 0
+    assert any(f"{plan.headroom.percent} headroom" in note for note in plan.notes)
+    changed = [c for c in plan.candidates if "activation checkpointing" in c.change.label]
+    assert changed, plan.shortfall
+    for candidate in plan.candidates:
+        option = candidate.option
+        assert candidate.cost <= 3000
+        assert judge(option.peak_bytes, option.gpu.memory_bytes, plan.headroom).fits
+        assert candidate.build.workload is not None
+        assert candidate.build.workload["checkpointing"] == ("activation checkpointing" in candidate.change.label)
+    as_asked = GpuOptions(asked.source, asked.fitted, asked.workload, plan.headroom)
+    for candidate in changed:
+        # The change was needed: the same cards do not hold the workload as asked.
+        assert not as_asked.option(candidate.option.gpu, candidate.option.count).fits
+        assert candidate.change.time_factor is not None and candidate.change.time_factor > 1  # recomputation
+        assert "x time per sample" in candidate.change.text()
+
+
+def test_free_changes_come_before_more_cards(store: Store, lora_variants: list[Variant]) -> None:
+    """A plan buys a second card only where no change makes the workload fit on fewer."""
+    plan = plan_with_changes(store, lora_variants, Constraints(budget=6000))
+    assert plan.candidates
+    searched = [GpuOptions(v.source, v.fitted, v.workload, plan.headroom) for v in lora_variants]  # type: ignore[arg-type]
+    for candidate in plan.candidates:
+        gpu: GpuSpec = candidate.option.gpu
+        for fewer in (n for n in COUNTS if n < candidate.option.count):
+            assert not any(options.option(gpu, fewer).fits for options in searched), (candidate.build.name, fewer)
+
+
+def test_changes_to_what_is_trained_only_when_allowed() -> None:
+    full = Workload("llama-3-8b", task="finetune", seq=2048, precision="bf16")
+    kept = [label for label, _, alters in candidate_changes(full, False)]
+    assert kept == [
+        "activation checkpointing",
+        "8-bit AdamW",
+        "activation checkpointing + 8-bit AdamW",
+    ]
+    allowed = {label: alters for label, _, alters in candidate_changes(full, True)}
+    assert allowed["LoRA rank 16"] and allowed["QLoRA (4-bit base weights)"]
+    assert allowed["activation checkpointing + QLoRA (4-bit base weights)"]
+    assert candidate_changes(LORA_8B, False) == []  # checkpointing already on: nothing left that keeps the result
+
+
+def test_the_job_view_prices_each_build_and_rental(store: Store, lora_variants: list[Variant]) -> None:
+    constraints = Constraints(budget=3000, rent=True, samples=100_000, epochs=3, electricity_per_kwh=0.15)
+    plan = plan_with_changes(store, lora_variants, constraints)
+    assert constraints.job_samples == 300_000
+    rented = [r for r in plan.rentals if r.job is not None]
+    assert rented
+    for r in rented:
+        assert r.job is not None and r.option.samples_per_s
+        assert r.job.hours == pytest.approx(300_000 / r.option.samples_per_s / 3600)
+        assert r.job.cost == pytest.approx(r.job.hours * r.hourly)
+    cheapest_rent = rented[0].job
+    assert cheapest_rent is not None and cheapest_rent.cost is not None
+    for c in plan.candidates:
+        assert c.job is not None and c.option.samples_per_s and c.job.cost is not None
+        assert c.job.hours == pytest.approx(300_000 / c.option.samples_per_s / 3600)
+        assert c.job.cost == pytest.approx(c.wall_w / 1000 * c.job.hours * 0.15)
+        assert c.job.first_cost == pytest.approx(c.cost + c.job.cost)
+        saved = cheapest_rent.cost - c.job.cost
+        assert c.jobs_to_break_even == (pytest.approx(c.cost / saved) if saved > 0 else math.inf)
+    json.dumps(plan_record(plan))
+
+
+def test_cli_recommend_as_a_new_user_asks_names_the_change() -> None:
+    """The issue's command, unchanged: a build within $3,000 with activation checkpointing named."""
+    result = run_cli(
+        "recommend", "--model", "llama-3-8b", "--task", "lora", "--batch", "1", "--seq", "2048",
+        "--precision", "bf16", "--budget", "3000", "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    plan = json.loads(result.stdout)
+    assert plan["shortfall"] is None and plan["changes_tried"] == ["activation checkpointing"]
+    share = plan["headroom"]["share"]
+    changed = [c for c in plan["candidates"] if c["change"]["change"] == "activation checkpointing"]
+    assert changed
+    for candidate in plan["candidates"]:
+        option = candidate["option"]
+        assert candidate["cost"]["amount"] <= 3000
+        assert option["peak_per_gpu"] <= option["gpu"]["memory"] * (1 - share)
+    text = run_cli(
+        "recommend", "--model", "llama-3-8b", "--task", "lora", "--seq", "2048", "--precision", "bf16",
+        "--budget", "3000",
+    )  # fmt: skip
+    assert text.returncode == 0 and "activation checkpointing (1." in text.stdout
+    assert "headroom" in text.stdout
+    as_asked = run_cli(
+        "recommend", "--model", "llama-3-8b", "--task", "lora", "--seq", "2048", "--precision", "bf16",
+        "--budget", "3000", "--as-asked", "--json",
+    )  # fmt: skip
+    assert as_asked.returncode == 0, as_asked.stderr
+    plain = json.loads(as_asked.stdout)
+    assert plain["changes_tried"] == []
+    assert all(c["change"]["change"] in (None,) or "micro-batch" in c["change"]["change"] for c in plain["candidates"])

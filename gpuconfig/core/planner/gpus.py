@@ -14,6 +14,7 @@ from gpuconfig.core.workload.advice import smaller_micro_batches
 from gpuconfig.core.workload.answer import timing_for
 from gpuconfig.core.workload.communication import traffic_bytes
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec, memory_at
+from gpuconfig.core.workload.fit import Headroom, judge
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload
 
@@ -48,14 +49,14 @@ class GpuOption:
 class GpuOptions:
     """Answers for one workload over any GPU and count, with memory and step times cached."""
 
-    def __init__(self, source: ModelSource, fitted: Fitted, workload: Workload) -> None:
-        self.source, self.fitted, self.workload = source, fitted, workload
+    def __init__(self, source: ModelSource, fitted: Fitted, workload: Workload, headroom: Headroom) -> None:
+        self.source, self.fitted, self.workload, self.headroom = source, fitted, workload, headroom
         self.seq = workload.seq or source.default_seq()
         self._peak = cache(self._peak_uncached)
         self._timing = cache(self._timing_uncached)
 
     def micro_batches(self) -> list[tuple[int, int]]:
-        """The user's micro-batch, then the same effective batch in halves (batch, grad_accum)."""
+        """The user's micro-batch, then the same effective batch in smaller ones (batch, grad_accum)."""
         smaller = [(w.batch, w.grad_accum) for w in smaller_micro_batches(self.workload)]
         return [(self.workload.batch, self.workload.grad_accum), *smaller]
 
@@ -70,6 +71,10 @@ class GpuOptions:
             return None, None, note
         return timing.step_seconds, timing.samples_per_s, ""
 
+    def timing(self, gpu: GpuSpec, batch: int, accum: int) -> tuple[float | None, float | None, str]:
+        """(step seconds, samples per second of one card, why there is no time) at this micro-batch."""
+        return self._timing(gpu, batch, accum)
+
     def step_bytes(self, batch: int, accum: int) -> tuple[float, float]:
         """(weight bytes, gradient bytes) of the whole model: what data parallelism moves between cards."""
         workload = self.workload.with_changes(gpus=1, batch=batch, grad_accum=accum)
@@ -83,7 +88,7 @@ class GpuOptions:
             strategies = STRATEGIES if count > 1 else ("ddp",)
             for strategy in strategies:
                 peak = self._peak(count, strategy, batch, accum, gpu.cc_major == 9)
-                fits = peak <= gpu.memory_bytes
+                fits = judge(peak, gpu.memory_bytes, self.headroom).fits
                 if not fits and smallest is not None and smallest.peak_bytes <= peak:
                     continue
                 step, per_device, note = self._timing(gpu, batch, accum) if fits else (None, None, "")

@@ -1,9 +1,15 @@
 """Ranked builds for a workload and a budget: buy (complete towers) or rent (the catalog's cloud instances).
 
-Every candidate holds the workload's per-device peak in GPU memory, passes the compatibility checker and
-is priced from the catalog in the plan's currency. Candidates are ranked by throughput per unit of money;
-the cost-against-throughput Pareto front is marked. When nothing fits the budget the plan says what it
-would take instead: the fewest GPUs of each model that hold the workload, and what they cost.
+Hardware and changes are searched together: on each GPU model and count the plan runs the workload as asked if
+it fits, else the cheapest change that makes it fit (core/planner/changes.py): a smaller micro-batch with
+accumulation, activation checkpointing, 8-bit AdamW, sharding, and, where the user allows changing what is
+trained, LoRA or QLoRA. Counts are tried fewest first, so a free change on one card comes before buying a
+second. Every candidate holds its per-device peak with the headroom kept (core/workload/fit.py), passes the
+compatibility checker and is priced from the catalog in the plan's currency. Candidates are ranked by
+throughput per unit of money; the cost-against-throughput Pareto front is marked. Given the job's samples, each
+build and rental says how long the job takes and what it costs, and when buying pays off against renting.
+When nothing fits the budget the plan says what it would take instead: the fewest GPUs of each model that hold
+the workload, and what they cost.
 """
 
 from __future__ import annotations
@@ -19,9 +25,11 @@ from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
 from gpuconfig.core.numbers import NumberError, checked_amount, checked_number
+from gpuconfig.core.planner.changes import Variant
 from gpuconfig.core.planner.gpus import GpuOption, GpuOptions, with_communication
 from gpuconfig.core.planner.platform import Parts, cheapest_platform
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec, memory_at
+from gpuconfig.core.workload.fit import Headroom, default_headroom
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload
 
@@ -50,7 +58,8 @@ class Constraints:
     max_gpus: int = 8
     circuit: str = "us-120v-15a"
     owned: tuple[str, ...] = ()  # catalog ids the user already has: they cost nothing
-    samples: float | None = None  # samples the job processes (dataset x epochs); None: rank by rate only
+    samples: float | None = None  # samples in the dataset; None: rank by rate only
+    epochs: float = 1.0  # passes over the dataset: the job processes samples x epochs
     electricity_per_kwh: float | None = None  # in `currency`
     dataset_gb: int = 0
     checkpoints_kept: int = 3
@@ -70,6 +79,7 @@ class Constraints:
         for name, value, check in (
             ("budget", self.budget, checked_amount),
             ("samples", self.samples, checked_number),
+            ("epochs", self.epochs, checked_number),
             ("electricity", self.electricity_per_kwh, partial(checked_amount, zero_ok=True)),
             ("dataset_gb", self.dataset_gb, partial(checked_number, integer=True, zero_ok=True, most=MAX_DATASET_GB)),
         ):
@@ -79,6 +89,39 @@ class Constraints:
                 check(value)
             except NumberError as exc:
                 raise PlanError(f"{name}: {exc}") from None
+
+    @property
+    def job_samples(self) -> float | None:
+        """The samples the job processes (dataset x epochs), or None when the dataset is not given."""
+        return self.samples * self.epochs if self.samples is not None else None
+
+
+@dataclass(frozen=True)
+class Change:
+    """What the plan changed in the workload on one machine, and what it costs in time."""
+
+    label: str  # "" when the workload runs as asked
+    changes_result: bool = False  # trains fewer weights or computes with quantized ones
+    time_factor: float | None = None  # time per sample against the workload as asked on the same card
+
+    def text(self) -> str:
+        if not self.label:
+            return "as asked"
+        if self.time_factor is None:
+            return self.label
+        return f"{self.label} ({self.time_factor:.2f}x time per sample)"
+
+
+AS_ASKED = Change("")
+
+
+@dataclass(frozen=True)
+class Job:
+    """The whole job (dataset x epochs) on one build or rental: its hours and what it costs."""
+
+    hours: float
+    cost: float | None  # rented: the hours at the rate; bought: the electricity (None when no price is given)
+    first_cost: float | None = None  # bought: the build plus the first job's electricity
 
 
 @dataclass(frozen=True)
@@ -90,6 +133,9 @@ class Candidate:
     cost: float
     wall_w: int
     pareto: bool = False
+    change: Change = AS_ASKED
+    job: Job | None = None
+    jobs_to_break_even: float | None = None  # against renting the cheapest per sample
 
     @property
     def per_money(self) -> float | None:
@@ -104,6 +150,8 @@ class Rental:
     nodes: int
     option: GpuOption
     hourly: float  # for all nodes, in the plan's currency
+    change: Change = AS_ASKED
+    job: Job | None = None
 
     @property
     def per_sample(self) -> float | None:
@@ -120,6 +168,7 @@ class Needed:
     strategy: str
     peak_bytes: int
     gpu_cost: float
+    change: Change = AS_ASKED
 
     @property
     def machines(self) -> int:
@@ -154,6 +203,8 @@ class Plan:
     notes: tuple[str, ...] = field(default=())
     skipped: tuple[str, ...] = field(default=())
     considered: int = 0  # GPU model x count combinations looked at
+    headroom: Headroom | None = None  # what every fit verdict kept free
+    changes_tried: tuple[str, ...] = field(default=())  # the traced changes the plan could make
 
 
 def _pareto(candidates: list[Candidate]) -> list[Candidate]:
@@ -177,6 +228,51 @@ def plan_parts(store: Any) -> list[Part]:
     return [part for kind in PLAN_KINDS for part in store.parts(kind)]
 
 
+class Search:
+    """The workload as asked and with each change, over any GPU and count: the cheapest way that fits."""
+
+    def __init__(self, variants: Sequence[Variant], headroom: Headroom) -> None:
+        self.variants = list(variants)
+        self.options = [GpuOptions(v.source, v.fitted, v.workload, headroom) for v in self.variants]
+        self.asked = self.options[0]
+
+    def best(self, spec: GpuSpec, count: int) -> tuple[GpuOption, Change, GpuOptions] | None:
+        """How `count` x `spec` hold the workload: as asked (in smaller micro-batches if need be) when that
+        fits; else the fastest change that keeps the result; else the fastest that changes it; None when
+        nothing fits."""
+        found: list[tuple[bool, float, int, GpuOption, Variant, GpuOptions]] = []
+        for index, (variant, options) in enumerate(zip(self.variants, self.options, strict=True)):
+            option = options.option(spec, count)
+            if not option.fits:
+                continue
+            if index == 0:  # the workload as asked fits: no change is needed
+                return option, self._change(spec, option, variant, options), options
+            rate = option.throughput or 0.0
+            found.append((variant.changes_result, -rate, index, option, variant, options))
+        if not found:
+            return None
+        _, _, _, option, variant, options = min(found, key=lambda f: f[:3])
+        return option, self._change(spec, option, variant, options), options
+
+    def _change(self, spec: GpuSpec, option: GpuOption, variant: Variant, options: GpuOptions) -> Change:
+        asked = variant.workload if variant.change else self.asked.workload
+        labels = [variant.change] if variant.change else []
+        if (option.batch, option.grad_accum) != (asked.batch, asked.grad_accum):
+            labels.append(f"micro-batch {option.batch} with {option.grad_accum}x gradient accumulation")
+        if not labels:
+            return AS_ASKED
+        base = self.asked.workload
+        asked_rate = options_rate(self.asked, spec, base.batch, base.grad_accum)
+        rate = options_rate(options, spec, option.batch, option.grad_accum)
+        factor = asked_rate / rate if asked_rate and rate else None
+        return Change(" + ".join(labels), variant.changes_result, factor)
+
+
+def options_rate(options: GpuOptions, spec: GpuSpec, batch: int, accum: int) -> float | None:
+    """Samples per second of one card at this micro-batch and accumulation, without communication."""
+    return options.timing(spec, batch, accum)[1]
+
+
 def recommend(
     source: ModelSource,
     fitted: Fitted,
@@ -186,9 +282,14 @@ def recommend(
     rules: Rules,
     rate: ExchangeRate | None,
     lookup: Callable[[str], Part | None],
+    changes: Sequence[Variant] = (),
+    headroom: Headroom | None = None,
 ) -> Plan:
-    """Rank builds (and rentals) for `workload` under `constraints` from the catalog `parts`."""
+    """Rank builds (and rentals) for `workload` under `constraints` from the catalog `parts`; `changes` are the
+    traced changes the plan may make (core/planner/changes.py), cheapest first; `headroom` what every fit
+    verdict keeps free (the default unless given)."""
     owned = set(constraints.owned)
+    headroom = headroom or default_headroom()
 
     def price(part: Part) -> float | None:
         if part.id in owned:
@@ -197,7 +298,8 @@ def recommend(
             return None
         return convert_price(part.price, constraints.currency, rate)
 
-    options = GpuOptions(source, fitted, workload)
+    search = Search([Variant("", workload, source, fitted), *changes], headroom)
+    options = search.asked
     shelf = Parts(parts, price)
     gpus = [(amount, part, GpuSpec.from_specs(part.id, part.name, part.specs)) for amount, part in shelf("gpu")]
     drive_gb = _drive_gb(options, constraints)
@@ -205,25 +307,27 @@ def recommend(
         "Several cards in one machine: the step is paced by the slower of compute and the traffic between the "
         "cards over the slowest slot's PCIe link (" + rules.link_source + ").",
         "Rented nodes: NVLink inside a node where the instance has it; the network between nodes is not modelled.",
+        f"Fits: the peak per GPU within the card's memory less {headroom.percent} headroom ({headroom.why}).",
     ]
     candidates: list[Candidate] = []
     skipped: list[str] = []  # GPU choices that hold the workload but found no machine around them
     considered = 0
     if constraints.form == "egpu":
-        candidates, skipped, considered = _egpu_candidates(options, gpus, shelf, constraints, rules, workload)
+        candidates, skipped, considered = _egpu_candidates(search, gpus, shelf, constraints, rules, workload)
         notes = [
             "Laptop with eGPU: one card in an enclosure; each step's batch crosses the link before the step's "
             "kernels, at the link's measured copy rate (catalog/egpu.toml).",
-            notes[1],
+            *notes[1:],
         ]
     for gpu_price, gpu, spec in gpus if constraints.form != "egpu" else []:
         if gpu.specs.get("form_factor") != "PCIe card":
             continue  # SXM and OAM modules come in vendors' servers, which the catalog rents instead
         for count in (n for n in COUNTS if n <= constraints.max_gpus):
             considered += 1
-            option = options.option(spec, count)
-            if not option.fits:
+            found = search.best(spec, count)
+            if found is None:
                 continue
+            option, change, found_options = found
             if constraints.budget is not None and gpu_price * count > constraints.budget:
                 break  # more cards only cost more
             platform, why = cheapest_platform(
@@ -243,7 +347,7 @@ def recommend(
             lanes = min(platform.link[1], int(gpu.specs.get("pcie_lanes") or platform.link[1]))
             option = with_communication(
                 option,
-                *options.step_bytes(option.batch, option.grad_accum),
+                *found_options.step_bytes(option.batch, option.grad_accum),
                 rules.link_gbs(generation, lanes),
                 f"PCIe {generation}.0 x{lanes}",
             )
@@ -255,9 +359,9 @@ def recommend(
                 (BuildLine(gpu.id, count), *platform.lines),
                 currency=constraints.currency,
                 circuit=constraints.circuit,
-                workload=workload.to_json(),
+                workload=_run_as(found_options.workload, option).to_json(),
             )
-            candidates.append(Candidate(build, option, cost, platform.wall_w))
+            candidates.append(Candidate(build, option, cost, platform.wall_w, change=change))
             break  # the fewest cards that fit: more of the same only add cost in this ranking
     if constraints.form == "rack":
         notes.append("The catalog has no rack chassis: price the chassis separately.")
@@ -265,18 +369,63 @@ def recommend(
     # Known speed first, best throughput per money first; builds whose speed the catalog cannot rate last.
     candidates.sort(key=lambda c: (c.per_money is None, -(c.per_money or 0.0), c.cost))
     # Rentals are planned when asked for, and when nothing can be bought (what it would take names the cheapest).
-    rentals = _rentals(options, parts, constraints, rate, rules) if constraints.rent or not candidates else []
-    shortfall = _shortfall(options, gpus, rentals, constraints) if not candidates else None
+    rentals = _rentals(search, parts, constraints, rate, rules) if constraints.rent or not candidates else []
+    shortfall = _shortfall(search, gpus, rentals, constraints) if not candidates else None
     if not constraints.rent:
         rentals = []
+    rentals = [replace(r, job=_rental_job(r, constraints)) for r in rentals]
+    candidates = [_with_job(c, rentals, constraints) for c in candidates]
     break_even = _break_even(candidates, rentals, constraints)
     return Plan(
-        constraints, tuple(candidates), tuple(rentals), shortfall, break_even, tuple(notes), tuple(skipped), considered
+        constraints,
+        tuple(candidates),
+        tuple(rentals),
+        shortfall,
+        break_even,
+        tuple(notes),
+        tuple(skipped),
+        considered,
+        headroom,
+        tuple(v.change for v in search.variants[1:]),
     )
 
 
+def _run_as(workload: Workload, option: GpuOption) -> Workload:
+    """The workload as the option runs it: its micro-batch, accumulation, cards and strategy."""
+    return workload.with_changes(
+        batch=option.batch, grad_accum=option.grad_accum, gpus=option.count, strategy=option.strategy
+    )
+
+
+def _rental_job(rental: Rental, constraints: Constraints) -> Job | None:
+    samples, rate = constraints.job_samples, rental.option.samples_per_s
+    if samples is None or not rate:
+        return None
+    hours = samples / rate / 3600
+    return Job(hours, hours * rental.hourly)
+
+
+def _with_job(candidate: Candidate, rentals: list[Rental], constraints: Constraints) -> Candidate:
+    """The candidate with the job's hours and electricity, and the jobs after which buying it pays off against
+    renting the cheapest per sample."""
+    samples, rate = constraints.job_samples, candidate.option.samples_per_s
+    if samples is None or not rate:
+        return candidate
+    hours = samples / rate / 3600
+    power = None
+    if constraints.electricity_per_kwh is not None and candidate.wall_w:
+        power = candidate.wall_w / 1000 * hours * constraints.electricity_per_kwh
+    job = Job(hours, power, candidate.cost + power if power is not None else None)
+    rented = next((r.job for r in rentals if r.job is not None and r.job.cost is not None), None)
+    jobs = None
+    if rented is not None and rented.cost is not None:
+        saved = rented.cost - (power or 0.0)
+        jobs = candidate.cost / saved if saved > 0 else math.inf
+    return replace(candidate, job=job, jobs_to_break_even=jobs)
+
+
 def _egpu_candidates(
-    options: GpuOptions,
+    search: Search,
     gpus: list[tuple[float, Part, GpuSpec]],
     shelf: Parts,
     constraints: Constraints,
@@ -296,9 +445,10 @@ def _egpu_candidates(
     for gpu_price, gpu, spec in gpus:
         if gpu.specs.get("form_factor") != "PCIe card":
             continue
-        option = options.option(spec, 1)
-        if not option.fits or (constraints.budget is not None and gpu_price > constraints.budget):
+        found = search.best(spec, 1)
+        if found is None or (constraints.budget is not None and gpu_price > constraints.budget):
             continue
+        option, change, options = found
         platform, speed, why = cheapest_enclosure(shelf, gpu, host, tables, rules)
         if platform is None or speed is None:
             skipped.append(f"{gpu.name}: {why}")
@@ -313,10 +463,10 @@ def _egpu_candidates(
             (BuildLine(gpu.id), *platform.lines),
             currency=constraints.currency,
             circuit=constraints.circuit,
-            workload=workload.to_json(),
+            workload=_run_as(options.workload, option).to_json(),
             laptop=laptop,
         )
-        candidates.append(Candidate(build, option, cost, platform.wall_w))
+        candidates.append(Candidate(build, option, cost, platform.wall_w, change=change))
     return candidates, skipped, len(gpus)
 
 
@@ -329,7 +479,7 @@ def _drive_gb(options: GpuOptions, constraints: Constraints) -> int:
 
 
 def _rentals(
-    options: GpuOptions, parts: Sequence[Part], constraints: Constraints, rate: ExchangeRate | None, rules: Rules
+    search: Search, parts: Sequence[Part], constraints: Constraints, rate: ExchangeRate | None, rules: Rules
 ) -> list[Rental]:
     gpu_parts = {p.id: p for p in parts if p.kind == "gpu"}
     out = []
@@ -343,8 +493,9 @@ def _rentals(
         spec = GpuSpec.from_specs(gpu.id, gpu.name, gpu.specs)
         per_node = int(instance.specs.get("gpu_count") or 1)
         for nodes in range(1, MAX_NODES + 1):
-            option = options.option(spec, per_node * nodes)
-            if option.fits:
+            found = search.best(spec, per_node * nodes)
+            if found is not None:
+                option, change, options = found
                 nvlink = float(gpu.specs.get("nvlink_gbs") or 0) / 2  # the catalog's figure is both directions
                 if per_node > 1 and nvlink and "nvlink" in str(instance.specs.get("interconnect") or "").lower():
                     link_gbs, link = nvlink, f"NVLink {nvlink:g} GB/s per direction"
@@ -354,7 +505,7 @@ def _rentals(
                 option = with_communication(
                     option, *options.step_bytes(option.batch, option.grad_accum), link_gbs, link
                 )
-                out.append(Rental(instance, nodes, option, hourly * nodes))
+                out.append(Rental(instance, nodes, option, hourly * nodes, change))
                 break
             if per_node * nodes >= MAX_CLUSTER_GPUS:
                 break
@@ -363,22 +514,23 @@ def _rentals(
 
 
 def _shortfall(
-    options: GpuOptions,
+    search: Search,
     gpus: list[tuple[float, Part, GpuSpec]],
     rentals: list[Rental],
     constraints: Constraints,
 ) -> Shortfall:
     """The ways the workload fits at all, in GPUs and money, ignoring the budget and the box."""
-    workload = options.workload
+    workload = search.asked.workload
     needed: list[Needed] = []
     for gpu_price, part, spec in gpus:
         if part.specs.get("form_factor") != "PCIe card":
             continue  # modules (SXM, OAM, embedded boards) are not cards one can put in machines
         count = 1
         while count <= MAX_CLUSTER_GPUS:
-            option = options.option(spec, count)
-            if option.fits:
-                needed.append(Needed(spec, count, option.strategy, option.peak_bytes, gpu_price * count))
+            found = search.best(spec, count)
+            if found is not None:
+                option, change = found[0], found[1]
+                needed.append(Needed(spec, count, option.strategy, option.peak_bytes, gpu_price * count, change))
                 break
             count = count + 1 if count < 8 else count + 8
     needed.sort(key=lambda n: n.gpu_cost)
@@ -404,8 +556,9 @@ def _shortfall(
 
 def _needed_text(n: Needed, constraints: Constraints) -> str:
     where = f"across {n.machines} machines of 8" if n.machines > 1 else "in one machine"
+    change = f", {n.change.text()}" if n.change.label else ""
     return (
-        f"{n.count} x {n.gpu.name} ({n.gpu.memory_bytes / 1024**3:.0f} GiB each, {n.strategy}, "
+        f"{n.count} x {n.gpu.name} ({n.gpu.memory_bytes / 1024**3:.0f} GiB each, {n.strategy}{change}, "
         f"{n.peak_bytes / 1024**3:.1f} GiB used per GPU) {where}, {format_money(n.gpu_cost, constraints.currency)} "
         "for the GPUs alone"
     )

@@ -8,7 +8,7 @@ from typing import Any
 from gpuconfig.core.build.records import money
 from gpuconfig.core.numbers import finite_or_none
 from gpuconfig.core.planner.gpus import GpuOption
-from gpuconfig.core.planner.recommend import Plan
+from gpuconfig.core.planner.recommend import Change, Job, Plan
 
 
 def option_record(option: GpuOption) -> dict[str, Any]:
@@ -26,10 +26,32 @@ def option_record(option: GpuOption) -> dict[str, Any]:
     }
 
 
+def change_record(change: Change) -> dict[str, Any]:
+    return {
+        "change": change.label or None,
+        "changes_result": change.changes_result,
+        "time_factor": change.time_factor,
+        "text": change.text(),
+    }
+
+
+def job_record(job: Job | None, currency: str) -> dict[str, Any] | None:
+    if job is None:
+        return None
+    return {
+        "hours": job.hours,
+        "cost": money(job.cost, currency) if job.cost is not None else None,
+        "first_cost": money(job.first_cost, currency) if job.first_cost is not None else None,
+    }
+
+
 def plan_record(plan: Plan) -> dict[str, Any]:
     c = plan.constraints
+    headroom = plan.headroom
     return {
-        "constraints": {**asdict(c), "owned": list(c.owned)},
+        "constraints": {**asdict(c), "owned": list(c.owned), "job_samples": c.job_samples},
+        "headroom": None if headroom is None else {"share": headroom.share, "why": headroom.why},
+        "changes_tried": list(plan.changes_tried),
         "considered": plan.considered,
         "candidates": [
             {
@@ -39,6 +61,9 @@ def plan_record(plan: Plan) -> dict[str, Any]:
                 "pareto": cand.pareto,
                 "wall_w": cand.wall_w,
                 "option": option_record(cand.option),
+                "change": change_record(cand.change),
+                "job": job_record(cand.job, c.currency),
+                "jobs_to_break_even": finite_or_none(cand.jobs_to_break_even),
                 "build": cand.build.to_json(),
             }
             for cand in plan.candidates
@@ -50,6 +75,8 @@ def plan_record(plan: Plan) -> dict[str, Any]:
                 "hourly": money(r.hourly, c.currency),
                 "per_sample": money(r.per_sample, c.currency) if r.per_sample is not None else None,
                 "option": option_record(r.option),
+                "change": change_record(r.change),
+                "job": job_record(r.job, c.currency),
             }
             for r in plan.rentals
         ],
@@ -65,6 +92,7 @@ def plan_record(plan: Plan) -> dict[str, Any]:
                     "strategy": n.strategy,
                     "peak_per_gpu": n.peak_bytes,
                     "gpu_cost": money(n.gpu_cost, c.currency),
+                    "change": change_record(n.change),
                 }
                 for n in plan.shortfall.needed
             ],

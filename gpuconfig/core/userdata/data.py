@@ -17,6 +17,13 @@ from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.database import transaction
 from gpuconfig.core.money import ExchangeRate, ExchangeRateError, checked_rate, user_rate
 from gpuconfig.core.numbers import NumberError, checked_amount
+from gpuconfig.core.workload.fit import (
+    HEADROOM_SETTING,
+    Headroom,
+    HeadroomError,
+    headroom_from_setting,
+    user_headroom,
+)
 
 # The user's own tables, kept by a repair (a list before the prices that refer to it); the catalog
 # tables are rebuilt from the files instead.
@@ -162,6 +169,16 @@ class UserData:
             user_rate(rate)  # validates
         self.set_setting(RATE_SETTING, None if rate is None else repr(float(rate)))
 
+    def headroom(self) -> Headroom:
+        """The share of a card's memory every fit verdict keeps free: the user's, else the measured default."""
+        return headroom_from_setting(self.setting(HEADROOM_SETTING))
+
+    def set_headroom(self, percent: float | None) -> None:
+        """Set the headroom in percent of the card; None goes back to the measured default."""
+        if percent is not None:
+            user_headroom(percent)  # validates
+        self.set_setting(HEADROOM_SETTING, None if percent is None else repr(float(percent)))
+
 
 def stored_problem(connection: sqlite3.Connection) -> str | None:
     """The first stored value no check would let in (settings and the user's prices: a few hundred rows)."""
@@ -183,6 +200,13 @@ def row_problem(table: str, row: dict[str, Any]) -> str | None:
             try:
                 checked_rate(float(value))
             except ExchangeRateError as exc:
+                return f"setting {key!r}: {exc}"
+            except ValueError:
+                return f"setting {key!r} holds {value!r}, not a number"
+        if key == HEADROOM_SETTING:
+            try:
+                user_headroom(float(value))
+            except HeadroomError as exc:
                 return f"setting {key!r}: {exc}"
             except ValueError:
                 return f"setting {key!r} holds {value!r}, not a number"

@@ -29,6 +29,7 @@ class Band:
     device: str
     median_abs_error: float
     worst_error: float  # signed: above zero the estimate was too high
+    worst_under_error: float | None  # the largest under-estimate (0: none was under); None where not measured
     cases: int
     benchmark: str
     measured: str  # the date
@@ -53,6 +54,7 @@ def band(device: str) -> Band | None:
         device,
         float(data["median_abs_error"]),
         float(data["worst_error"]),
+        float(data["worst_under_error"]) if "worst_under_error" in data else None,
         int(data["cases"]),
         str(data["benchmark"]),
         str(data.get("measured", "")),
@@ -80,6 +82,7 @@ def band_record(device: str) -> dict[str, Any]:
         else {
             "median_abs_error": found.median_abs_error,
             "worst_error": found.worst_error,
+            "worst_under_error": found.worst_under_error,
             "cases": found.cases,
             "benchmark": found.benchmark,
             "measured": found.measured,

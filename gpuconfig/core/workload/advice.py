@@ -1,12 +1,15 @@
 """Fits / does not fit / fits if...: the changes that make a workload fit a GPU, and what each costs.
 
-Each candidate is one change a practitioner would make (a smaller micro-batch with gradient accumulation
-keeping the same effective batch, activation checkpointing, 8-bit AdamW, FSDP over more GPUs, LoRA,
-QLoRA, quantized weights for inference), estimated exactly as the workload itself: changes that alter the
-traced graph are traced (cached like any trace), the others are answered from the existing fit. Where one
-change is not enough, the micro-batch is also shrunk on top of it. Options that fit come first, fastest
-first; an option that changes what is trained (LoRA, QLoRA) or the model's numbers (quantized weights)
-says so.
+Each candidate is a change, or a combination of changes, a practitioner would make: a smaller micro-batch
+with gradient accumulation keeping the same effective batch (every divisor of the micro-batch, not only
+halves: a micro-batch of 3 runs as 1 x 3), activation checkpointing, 8-bit AdamW, both together, FSDP over
+more GPUs, LoRA, QLoRA, quantized weights for inference. Each is estimated exactly as the workload itself:
+changes that alter the traced graph are traced (cached like any trace), the others are answered from the
+existing fit, and every verdict is core/workload/fit.py's, with the answer's headroom. Where a change is not
+enough the micro-batch is also made smaller on top of it; a combination is traced only when no single change
+of its kind fits. Options that fit come first, ranked by what the change costs: free changes that keep the
+result, then those that need more GPUs (a purchase), then those that change what is trained or computed; within
+each, the fastest, then the fewest changes.
 """
 
 from __future__ import annotations
@@ -26,48 +29,64 @@ from gpuconfig.core.workload.spec import MAX_SIZE, Workload, WorkloadError
 FSDP_GPUS = (2, 4, 8)
 
 
+# What a change costs, in the order options are offered: nothing but time, more GPUs, or the result.
+FREE, MORE_GPUS, CHANGES_RESULT = "free", "more GPUs", "changes the result"
+COSTS = (FREE, MORE_GPUS, CHANGES_RESULT)
+
+
 @dataclass(frozen=True)
 class Option:
     label: str
     workload: Workload
     peak: int  # bytes per device
-    fits: bool
+    fits: bool  # core/workload/fit.py's verdict with the answer's headroom
     step_seconds: float | None
     time_factor: float | None  # step time against the workload as asked, same effective batch
     changes_result: bool  # trains fewer weights or computes with quantized ones: not only slower
     traced: bool  # needed a trace of its own
+    changes: int = 1  # how many changes are combined
+    more_gpus: bool = False  # needs GPUs beyond the one asked for: a purchase or a rental
+
+    @property
+    def cost(self) -> str:
+        return CHANGES_RESULT if self.changes_result else MORE_GPUS if self.more_gpus else FREE
 
 
 def _step(answer: Answer) -> float | None:
     return answer.timing.step_seconds if answer.timing is not None else None
 
 
-def _option(label: str, answer: Answer, base: float | None, changes: bool, traced: bool, gpu: GpuSpec) -> Option:
+def _option(label: str, answer: Answer, base: float | None, changes: bool, traced: bool, count: int = 1) -> Option:
     step = _step(answer)
     factor = step / base if step is not None and base else None
-    peak = answer.estimate.memory.peak
-    return Option(label, answer.estimate.workload, peak, peak <= gpu.memory_bytes, step, factor, changes, traced)
+    verdict = answer.verdict
+    fits = verdict is not None and verdict.fits
+    workload = answer.estimate.workload
+    return Option(label, workload, answer.estimate.memory.peak, fits, step, factor, changes, traced, count)
 
 
 def smaller_micro_batches(workload: Workload) -> Iterator[Workload]:
-    """The same effective batch in smaller micro-batches: halving while the batch divides and the
-    accumulation stays within what a workload may ask."""
+    """The same effective batch in smaller micro-batches, largest first: every divisor of the micro-batch
+    below it, the accumulation multiplied to keep the effective batch, while it stays within what a workload
+    may ask (a micro-batch of 6 runs as 3 x 2, 2 x 3 or 1 x 6; one of 5 as 1 x 5)."""
     batch, accum = workload.batch, workload.grad_accum
-    while batch % 2 == 0 and accum * 2 <= MAX_SIZE:
-        batch, accum = batch // 2, accum * 2
-        yield workload.with_changes(batch=batch, grad_accum=accum)
+    for smaller in range(batch // 2, 0, -1):
+        if batch % smaller:
+            continue
+        times = batch // smaller
+        if accum * times > MAX_SIZE:
+            break  # smaller micro-batches need more accumulation still
+        yield workload.with_changes(batch=smaller, grad_accum=accum * times)
 
 
-def _shrunk(
-    source: ModelSource, fitted: Any, workload: Workload, gpu: GpuSpec, reference: float | None, prefix: str,
-    changes: bool, traced: bool,
-) -> list[Option]:  # fmt: skip
+def _shrunk(base: Answer, fit: tuple[ModelSource, Any], workload: Workload, reference: float | None, prefix: str,
+            changes_result: bool, traced: bool, count: int) -> list[Option]:  # fmt: skip
     """The workload in ever smaller micro-batches, up to the first that fits."""
     options: list[Option] = []
     for smaller in smaller_micro_batches(workload):
-        answer = answer_from_fit(source, fitted, smaller, gpu)
+        answer = answer_from_fit(*fit, smaller, base.gpu, headroom=base.headroom)
         label = f"{prefix}micro-batch {smaller.batch} with {smaller.grad_accum}x gradient accumulation"
-        options.append(_option(label, answer, reference, changes, traced, gpu))
+        options.append(_option(label, answer, reference, changes_result, traced, count + 1))
         if options[-1].fits:
             break
     return options
@@ -80,14 +99,14 @@ def instant_options(base: Answer, gpu: GpuSpec) -> list[Option]:
     options = []
     reference = _step(base)
     if workload.training:
-        options += _shrunk(source, fitted, workload, gpu, reference, "", False, False)
+        options += _shrunk(base, (source, fitted), workload, reference, "", False, False, 0)
         if workload.gpus == 1 and workload.device == "cuda":
             link = card_link(gpu)
             weights = float(base.estimate.memory.weights)
             grads = fitted.at("grad_bytes", workload.batch, base.estimate.seq)
             for n in FSDP_GPUS:
                 sharded = workload.with_changes(gpus=n, strategy="fsdp")
-                answer = answer_from_fit(source, fitted, sharded, gpu)
+                answer = answer_from_fit(source, fitted, sharded, gpu, headroom=base.headroom)
                 # n GPUs each run the asked micro-batch: the same step covers n times the samples. FSDP
                 # prefetches the next gather while computing, so the slower of the two sets the pace.
                 step = _step(answer)
@@ -97,7 +116,7 @@ def instant_options(base: Answer, gpu: GpuSpec) -> list[Option]:
                     label = f"FSDP over {n} GPUs (traffic over {link.name})"
                     comm = communication_seconds("fsdp", n, weights, grads, workload.grad_accum, link)
                     step = max(step, comm) if step is not None else None
-                option = _option(label, answer, reference, False, False, gpu)
+                option = replace(_option(label, answer, reference, False, False), more_gpus=True)
                 if step is not None and reference:
                     option = replace(option, step_seconds=step, time_factor=step / n / reference)
                 options.append(option)
@@ -106,13 +125,16 @@ def instant_options(base: Answer, gpu: GpuSpec) -> list[Option]:
     return options
 
 
+CHECKPOINTING, ADAMW_8BIT = "activation checkpointing", "8-bit AdamW"
+
+
 def traced_changes(workload: Workload) -> list[tuple[str, Workload, bool]]:
-    """(label, changed workload, changes the result) for each change that needs its own trace."""
+    """(label, changed workload, changes the result) for each single change that needs its own trace."""
     changes: list[tuple[str, Workload, bool]] = []
     if workload.training and not workload.checkpointing:
-        changes.append(("activation checkpointing", workload.with_changes(checkpointing=True), False))
+        changes.append((CHECKPOINTING, workload.with_changes(checkpointing=True), False))
     if workload.training and workload.optimizer == "adamw" and workload.task in ("pretrain", "finetune"):
-        changes.append(("8-bit AdamW", workload.with_changes(optimizer="adamw8bit"), False))
+        changes.append((ADAMW_8BIT, workload.with_changes(optimizer="adamw8bit"), False))
     if workload.task in ("pretrain", "finetune"):
         changes.append((f"LoRA rank {workload.lora_rank}", workload.with_changes(task="lora"), True))
     if workload.task in ("finetune", "lora"):
@@ -123,6 +145,18 @@ def traced_changes(workload: Workload) -> list[tuple[str, Workload, bool]]:
     return changes
 
 
+def combined_changes(workload: Workload) -> list[tuple[str, Workload, bool]]:
+    """Two changes together, for when neither alone is enough: checkpointing with each other traced change
+    that keeps the model trainable (8-bit AdamW, LoRA, QLoRA)."""
+    if not workload.training or workload.checkpointing:
+        return []
+    out = []
+    for label, changed, alters in traced_changes(workload):
+        if label != CHECKPOINTING and changed.training:
+            out.append((f"{CHECKPOINTING} + {label}", changed.with_changes(checkpointing=True), alters))
+    return out
+
+
 def advise(
     base: Answer,
     gpu: GpuSpec,
@@ -131,35 +165,51 @@ def advise(
     use_cache: bool = True,
     timeout_s: float = TRACE_TIMEOUT_S,
 ) -> list[Option]:
-    """Every candidate change, estimated; those that fit first, fastest first. Runs traces: not on a GUI
-    thread. `base` is the workload's own answer on `gpu` (from answer_from_fit)."""
+    """Every candidate change, estimated, ranked (`ranked`). Runs traces: not on a GUI thread. `base` is the
+    workload's own answer on `gpu` (from answer_from_fit); its headroom judges every option."""
     options = instant_options(base, gpu)
     reference = _step(base)
-    changes = traced_changes(base.estimate.workload)
+    workload = base.estimate.workload
+    singles, pairs = traced_changes(workload), combined_changes(workload)
+    total = len(singles) + len(pairs)
     service = TraceService(use_cache, timeout_s)
-    for done, (label, changed, alters) in enumerate(changes):
+    done = 0
+
+    def trace(label: str, changed: Workload, alters: bool, count: int) -> None:
+        nonlocal done
         if progress is not None:
-            progress(done, len(changes), label)
+            progress(done, total, label)
+        done += 1
         try:
             traced = service.fit_for(changed, cancelled=cancelled)
         except (TraceFailed, WorkloadError):
-            continue  # a change this model does not support is not an option; the others still are
-        answer = traced.answer(changed, gpu)
-        option = _option(label, answer, reference, alters, True, gpu)
+            return  # a change this model does not support is not an option; the others still are
+        answer = traced.answer(changed, gpu, base.headroom)
+        option = _option(label, answer, reference, alters, True, count)
         options.append(option)
-        if not option.fits and changed.training:  # one change is not enough: shrink the micro-batch on top
-            options += _shrunk(traced.source, traced.fitted, changed, gpu, reference, f"{label}, ", alters, True)
+        if not option.fits and changed.training:  # not enough: shrink the micro-batch on top
+            fit = (traced.source, traced.fitted)
+            options.extend(_shrunk(answer, fit, changed, reference, f"{label}, ", alters, True, count))
+
+    for label, changed, alters in singles:
+        trace(label, changed, alters, 1)
+    for label, changed, alters in pairs:
+        if any(o.fits and o.changes_result == alters and not o.more_gpus for o in options):
+            done += 1  # a single change of the same kind fits already: the pair would only be slower
+            continue
+        trace(label, changed, alters, 2)
     if progress is not None:
-        progress(len(changes), len(changes), "done")
+        progress(total, total, "done")
     return ranked(options)
 
 
 def ranked(options: list[Option]) -> list[Option]:
-    """Fitting options first; among them the same result before a changed one, then the fastest."""
+    """Fitting options first; among them by what the change costs (free, more GPUs, changes the result),
+    then the fastest, the fewest changes, the smallest peak."""
 
-    def key(option: Option) -> tuple[int, int, float, int]:
+    def key(option: Option) -> tuple[bool, int, float, int, int]:
         time = option.time_factor if option.time_factor is not None else float("inf")
-        return (not option.fits, option.changes_result, time, option.peak)
+        return (not option.fits, COSTS.index(option.cost), time, option.changes, option.peak)
 
     return sorted(options, key=key)
 
@@ -172,5 +222,7 @@ def option_record(option: Option) -> dict[str, Any]:
         "step_seconds": option.step_seconds,
         "time_factor": option.time_factor,
         "changes_result": option.changes_result,
+        "cost": option.cost,
+        "changes": option.changes,
         "workload": option.workload.to_json(),
     }

@@ -22,6 +22,7 @@ from gpuconfig.core.workload.estimate import (
     estimate_from_fit,
     time_at,
 )
+from gpuconfig.core.workload.fit import Headroom, Verdict, default_headroom, judge, verdict_record
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
@@ -80,12 +81,26 @@ class Answer:
     gpu: GpuSpec | None
     time_note: str  # why there is no timing, when there is none
     attention: AttentionChoice
+    headroom: Headroom
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """Whether the peak fits the GPU with the headroom kept; None without a GPU."""
+        if self.gpu is None:
+            return None
+        return judge(self.estimate.memory.peak, self.gpu.memory_bytes, self.headroom)
 
 
 def answer_from_fit(
-    source: ModelSource, fitted: Fitted, workload: Workload, gpu: GpuSpec | None, trace_seconds: float = 0.0
+    source: ModelSource,
+    fitted: Fitted,
+    workload: Workload,
+    gpu: GpuSpec | None,
+    trace_seconds: float = 0.0,
+    headroom: Headroom | None = None,
 ) -> Answer:
-    """The instant part: memory, time and the verdict for any batch, length and GPU count."""
+    """The instant part: memory, time and the verdict (with `headroom`, else the default) for any batch, length
+    and GPU count."""
     seq = workload.seq or source.default_seq()
     result = estimate_from_fit(source, workload, fitted, seq, trace_seconds, gpu.cc_major if gpu else None)
     timing, note = None, ""
@@ -93,7 +108,7 @@ def answer_from_fit(
         timing, note = timing_for(fitted, workload, source, workload.batch, seq, gpu)
     cc = (gpu.cc_major, gpu.cc_minor) if gpu is not None and gpu.cc_major is not None else None
     attention = attention_choice(workload, fitted.attention, cc)
-    return Answer(source, fitted, result, timing, gpu, note, attention)
+    return Answer(source, fitted, result, timing, gpu, note, attention, headroom or default_headroom())
 
 
 def gpu_spec(store: Any, part_id: str) -> GpuSpec:
@@ -139,12 +154,14 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "off_line": round(depth.off_line, 6),
             "peak_phases": list(depth.peak_phases),
         }
-    if answer.gpu is not None:
+    verdict = answer.verdict
+    if answer.gpu is not None and verdict is not None:
         record["gpu"] = {
             "id": answer.gpu.id,
             "name": answer.gpu.name,
             "memory": answer.gpu.memory_bytes,
-            "fits": m.peak <= answer.gpu.memory_bytes,
+            "fits": verdict.fits,
+            "fit": verdict_record(verdict),
         }
     if answer.timing is not None:
         t = answer.timing

@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from gpuconfig.core.catalog.names import closest, either
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.user_files import UserFileError, read_bytes, read_json
 from gpuconfig.core.workload.families import TOKEN_FAMILIES, check_config, family_of
@@ -131,14 +132,11 @@ def zoo() -> dict[str, ZooEntry]:
 
 
 def resolve_model(ref: str) -> ModelSource:
-    """A zoo id, a config.json path, a .py path or a Hub id in the local cache, checked; WorkloadError names what
-    is wrong."""
+    """A zoo id (in any letters), a config.json path, a .py path or a Hub id in the local cache, checked;
+    WorkloadError names what is wrong, and the zoo ids spelled like it."""
     entries = zoo()
     if ref in entries:
-        entry = entries[ref]
-        config = _read_config(catalog_dir() / "models" / f"{ref}.json")
-        check_config(ref, config, family_of(config))
-        return ModelSource(ref, "hf_config", entry.name, entry.family, config, digest=_digest(config))
+        return _from_zoo(entries[ref])
     path = Path(ref).expanduser()
     if path.suffix == ".py":
         text = _read(read_bytes, path)
@@ -151,10 +149,21 @@ def resolve_model(ref: str) -> ModelSource:
         return _from_config(ref, path, path.parent.name or path.stem)
     if is_hub_id(ref):
         return _from_config(ref, cached_config(ref), ref.split("@")[0])
+    same = next((zoo_id for zoo_id in entries if zoo_id.lower() == ref.lower()), None)
+    if same is not None:  # a zoo id in other letters ("Llama-3-8B"); after the paths, so a file keeps its name
+        return _from_zoo(entries[same])
+    near = closest(ref, entries)
     raise WorkloadError(
         f"model: {ref!r} is not a built-in model, a config.json, a .py file or a Hugging Face id in the local cache"
-        f" (built-in: {', '.join(sorted(entries))})"
+        + (f"; did you mean {either(near)}?" if near else "")
+        + f" (built-in: {', '.join(sorted(entries))})"
     )
+
+
+def _from_zoo(entry: ZooEntry) -> ModelSource:
+    config = _read_config(catalog_dir() / "models" / f"{entry.id}.json")
+    check_config(entry.id, config, family_of(config))
+    return ModelSource(entry.id, "hf_config", entry.name, entry.family, config, digest=_digest(config))
 
 
 def _from_config(ref: str, path: Path, name: str) -> ModelSource:

@@ -16,6 +16,7 @@ from typing import Any
 
 from gpuconfig.core.workload.answer import Answer, answer_from_fit
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec, fit
+from gpuconfig.core.workload.fit import Headroom
 from gpuconfig.core.workload.models import ModelSource, resolve_model
 from gpuconfig.core.workload.runner import (
     TRACE_TIMEOUT_S,
@@ -38,9 +39,10 @@ class Fit:
     fitted: Fitted
     trace_seconds: float
 
-    def answer(self, workload: Workload, gpu: GpuSpec | None) -> Answer:
-        """Memory, time and the verdict of `workload` (its key must be this fit's) on `gpu`, in milliseconds."""
-        return answer_from_fit(self.source, self.fitted, workload, gpu, self.trace_seconds)
+    def answer(self, workload: Workload, gpu: GpuSpec | None, headroom: Headroom | None = None) -> Answer:
+        """Memory, time and the verdict (with `headroom`, else the default) of `workload` (its key must be this
+        fit's) on `gpu`, in milliseconds."""
+        return answer_from_fit(self.source, self.fitted, workload, gpu, self.trace_seconds, headroom)
 
 
 @dataclass(frozen=True)
