@@ -2,10 +2,11 @@
 
     python benchmarks/planner_speed.py     # target: under 200 ms per plan
 
-For each workload the trace is made (or read from cache) first; then recommend() is timed over every GPU
-model, count and data-parallel strategy in the catalog, the platform search around each, the full
-compatibility check of every candidate, and every cloud instance (with --rent), each run from a fresh
-planner (nothing cached between runs).
+For each workload the trace is made (or read from cache) first, with the traced changes the plan may make
+(core/planner/changes.py, as `gpuconfig recommend` does by default); then recommend() is timed over every
+GPU model, count and data-parallel strategy in the catalog for the workload as asked and with each change, the
+platform search around each, the full compatibility check of every candidate, and every cloud instance
+(with --rent), each run from a fresh planner (nothing cached between runs).
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ from machine import machine
 
 RUNS = 20
 CASES = (
+    (
+        "llama-3-8b LoRA seq 2048, bf16, as a new user asks it (no checkpointing), $3000",
+        {"model": "llama-3-8b", "task": "lora", "seq": 2048, "precision": "bf16"},
+        {"budget": 3000.0},
+    ),
     (
         "llama-3-8b LoRA seq 2048, bf16, checkpointing, $3000, rent",
         {"model": "llama-3-8b", "task": "lora", "seq": 2048, "precision": "bf16", "checkpointing": True},
@@ -44,6 +50,7 @@ CASES = (
 def main() -> int:
     os.environ.setdefault("GPUCONFIG_DATA_DIR", tempfile.mkdtemp(prefix="gpuconfig-planner-"))
     from gpuconfig.core.build.rules import build_rules
+    from gpuconfig.core.planner.changes import Variant, traced_variants
     from gpuconfig.core.planner.recommend import Constraints, plan_parts, recommend
     from gpuconfig.core.userdata.store import open_default_store
     from gpuconfig.core.workload.service import TraceService
@@ -54,14 +61,16 @@ def main() -> int:
     rows = []
     for label, workload_fields, limits in CASES:
         workload = Workload(**workload_fields)  # type: ignore[arg-type]
-        traced = TraceService().fit_for(workload)
+        service = TraceService()
+        traced = service.fit_for(workload)
         source, fitted = traced.source, traced.fitted
+        changes = traced_variants(Variant("", workload, source, fitted), False, service)[1:]
         constraints = Constraints(**limits)  # type: ignore[arg-type]
         times = []
         for _ in range(RUNS):
             t0 = time.perf_counter()
             plan = recommend(
-                source, fitted, workload, constraints, parts, build_rules(), store.exchange_rate(), store.part
+                source, fitted, workload, constraints, parts, build_rules(), store.exchange_rate(), store.part, changes
             )
             times.append(time.perf_counter() - t0)
         rows.append(
@@ -69,6 +78,8 @@ def main() -> int:
                 "case": label,
                 "catalog_parts": len(parts),
                 "gpu_choices_considered": plan.considered,
+                "changes_tried": list(plan.changes_tried),
+                "changed_candidates": sum(1 for c in plan.candidates if c.change.label),
                 "candidates": len(plan.candidates),
                 "rentals": len(plan.rentals),
                 "shortfall": plan.shortfall is not None,

@@ -111,3 +111,30 @@ def test_the_headroom_decides_the_verdict(store, lora_fit: Fit) -> None:  # type
         tight = answer_from_fit(lora_fit.source, lora_fit.fitted, LORA_8B, gpu, headroom=user_headroom(100 * share + 1))
         assert tight.verdict is not None and not tight.verdict.fits and tight.verdict.tight
         assert "does not fit with the headroom" in tight.verdict.text()
+
+
+def test_zero_offload_keeps_the_optimizer_on_the_host_and_pays_the_copies(store) -> None:  # type: ignore[no-untyped-def]
+    """GPT-2 full fine-tune with AdamW: offloaded, the card holds no optimizer state; the step is at least the
+    gradients' copy down and the trained weights' copy up over the card's link."""
+    from gpuconfig.core.workload.advice import OFFLOAD_CHANGE, instant_options
+    from gpuconfig.core.workload.communication import card_link, traffic_bytes
+
+    gpu = gpu_spec(store, "nvidia-geforce-rtx-3070")
+    workload = Workload("gpt2", task="finetune", batch=4, seq=512, precision="amp_bf16")
+    traced = TraceService().fit_for(workload)
+    base = answer_from_fit(traced.source, traced.fitted, workload, gpu)
+    offloaded = answer_from_fit(traced.source, traced.fitted, workload.with_changes(strategy="offload"), gpu)
+    assert base.estimate.memory.optimizer > 0 and offloaded.estimate.memory.optimizer == 0
+    assert offloaded.estimate.memory.gradients == base.estimate.memory.gradients
+    assert offloaded.estimate.memory.peak < base.estimate.memory.peak
+    grads = traced.fitted.at("grad_bytes", 4, 512)
+    assert traffic_bytes("offload", 1, 1e9, grads, 1) == pytest.approx(2 * grads)
+    assert traffic_bytes("offload", 2, 1e9, grads, 1) == pytest.approx(grads + traffic_bytes("zero2", 2, 1e9, grads, 1))
+    option = next(o for o in instant_options(base, gpu) if o.label.startswith(OFFLOAD_CHANGE))
+    link = card_link(gpu)
+    assert link is not None and option.cost == FREE and option.peak == offloaded.estimate.memory.peak
+    assert option.step_seconds is not None and base.timing is not None
+    assert option.step_seconds >= 2 * grads / (link.gbs * 1e9)
+    assert option.step_seconds >= base.timing.step_seconds
+    inference = answer_from_fit(traced.source, traced.fitted, workload.with_changes(task="inference"), gpu)
+    assert not [o for o in instant_options(inference, gpu) if o.label.startswith(OFFLOAD_CHANGE)]

@@ -16,10 +16,11 @@ from gpuconfig.core.workload.communication import traffic_bytes
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec, memory_at
 from gpuconfig.core.workload.fit import Headroom, judge
 from gpuconfig.core.workload.models import ModelSource
-from gpuconfig.core.workload.spec import Workload
+from gpuconfig.core.workload.spec import OFFLOAD, Workload
 
-# Data-parallel strategies, least communication first: the planner takes the first that fits.
-STRATEGIES = ("ddp", "zero1", "zero2", "fsdp")
+# Data-parallel strategies, least communication first: the planner takes the first that fits. ZeRO-Offload
+# (the optimizer on the host) comes last, on one card as on several: its copies cross the card's own link.
+STRATEGIES = ("ddp", "zero1", "zero2", "fsdp", OFFLOAD)
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,9 @@ class GpuOptions:
         """The fastest way `count` of `gpu` run the workload, or the smallest peak when none fits."""
         smallest: GpuOption | None = None
         for batch, accum in self.micro_batches():
-            strategies = STRATEGIES if count > 1 else ("ddp",)
+            strategies: tuple[str, ...] = STRATEGIES if count > 1 else ("ddp", OFFLOAD)
+            if not self.workload.training:
+                strategies = strategies[:1] if count == 1 else strategies[:-1]
             for strategy in strategies:
                 peak = self._peak(count, strategy, batch, accum, gpu.cc_major == 9)
                 fits = judge(peak, gpu.memory_bytes, self.headroom).fits
@@ -105,7 +108,7 @@ class GpuOptions:
 def with_communication(option: GpuOption, weights: float, grads: float, link_gbs: float, link: str) -> GpuOption:
     """The option with its step paced by the slower of compute and communication: DDP's gradient buckets and
     FSDP's prefetch overlap the two, so neither adds to the other but the slower one sets the pace."""
-    if option.count < 2 or option.step_seconds is None or link_gbs <= 0:
+    if (option.count < 2 and option.strategy != OFFLOAD) or option.step_seconds is None or link_gbs <= 0:
         return option
     comm = traffic_bytes(option.strategy, option.count, weights, grads, option.grad_accum) / (link_gbs * 1e9)
     return paced(option, max(option.step_seconds, comm), comm, link)

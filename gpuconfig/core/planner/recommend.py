@@ -31,7 +31,7 @@ from gpuconfig.core.planner.platform import Parts, cheapest_platform
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec, memory_at
 from gpuconfig.core.workload.fit import Headroom, default_headroom
 from gpuconfig.core.workload.models import ModelSource
-from gpuconfig.core.workload.spec import Workload
+from gpuconfig.core.workload.spec import OFFLOAD, Workload
 
 FORMS = ("tower", "rack", "egpu")  # egpu: a laptop with an external GPU
 # The catalog kinds a plan draws on: the parts of a machine, eGPU enclosures and the instances to rent.
@@ -228,6 +228,9 @@ def plan_parts(store: Any) -> list[Part]:
     return [part for kind in PLAN_KINDS for part in store.parts(kind)]
 
 
+OFFLOAD_LABEL = "optimizer on the CPU (ZeRO-Offload; the CPU's own optimizer step is not counted)"
+
+
 class Search:
     """The workload as asked and with each change, over any GPU and count: the cheapest way that fits."""
 
@@ -238,20 +241,21 @@ class Search:
 
     def best(self, spec: GpuSpec, count: int) -> tuple[GpuOption, Change, GpuOptions] | None:
         """How `count` x `spec` hold the workload: as asked (in smaller micro-batches if need be) when that
-        fits; else the fastest change that keeps the result; else the fastest that changes it; None when
-        nothing fits."""
-        found: list[tuple[bool, float, int, GpuOption, Variant, GpuOptions]] = []
+        fits; else the fastest change that keeps the result, the optimizer moved to the CPU last (its CPU
+        step is not priced); else the fastest that changes the result; None when nothing fits."""
+        found: list[tuple[bool, bool, float, int, GpuOption, Variant, GpuOptions]] = []
         for index, (variant, options) in enumerate(zip(self.variants, self.options, strict=True)):
             option = options.option(spec, count)
             if not option.fits:
                 continue
-            if index == 0:  # the workload as asked fits: no change is needed
+            offload = option.strategy == OFFLOAD
+            if index == 0 and not offload:  # the workload as asked fits: no change is needed
                 return option, self._change(spec, option, variant, options), options
             rate = option.throughput or 0.0
-            found.append((variant.changes_result, -rate, index, option, variant, options))
+            found.append((variant.changes_result, offload, -rate, index, option, variant, options))
         if not found:
             return None
-        _, _, _, option, variant, options = min(found, key=lambda f: f[:3])
+        *_, option, variant, options = min(found, key=lambda f: f[:4])
         return option, self._change(spec, option, variant, options), options
 
     def _change(self, spec: GpuSpec, option: GpuOption, variant: Variant, options: GpuOptions) -> Change:
@@ -259,6 +263,8 @@ class Search:
         labels = [variant.change] if variant.change else []
         if (option.batch, option.grad_accum) != (asked.batch, asked.grad_accum):
             labels.append(f"micro-batch {option.batch} with {option.grad_accum}x gradient accumulation")
+        if option.strategy == OFFLOAD:
+            labels.append(OFFLOAD_LABEL)
         if not labels:
             return AS_ASKED
         base = self.asked.workload
@@ -330,6 +336,7 @@ def recommend(
             option, change, found_options = found
             if constraints.budget is not None and gpu_price * count > constraints.budget:
                 break  # more cards only cost more
+            unpaced = option
             platform, why = cheapest_platform(
                 shelf,
                 gpu,
@@ -351,6 +358,7 @@ def recommend(
                 rules.link_gbs(generation, lanes),
                 f"PCIe {generation}.0 x{lanes}",
             )
+            change = _with_copies(change, unpaced, option)
             cost = gpu_price * count + platform.cost
             if constraints.budget is not None and cost > constraints.budget:
                 continue
@@ -388,6 +396,14 @@ def recommend(
         headroom,
         tuple(v.change for v in search.variants[1:]),
     )
+
+
+def _with_copies(change: Change, unpaced: GpuOption, paced: GpuOption) -> Change:
+    """The change's time cost with the host copies ZeRO-Offload adds to each step (other strategies' traffic
+    is the cards', not the change's)."""
+    if paced.strategy != OFFLOAD or change.time_factor is None or not unpaced.step_seconds or not paced.step_seconds:
+        return change
+    return replace(change, time_factor=change.time_factor * paced.step_seconds / unpaced.step_seconds)
 
 
 def _run_as(workload: Workload, option: GpuOption) -> Workload:
@@ -454,6 +470,11 @@ def _egpu_candidates(
             skipped.append(f"{gpu.name}: {why}")
             continue
         seq = options.seq
+        if option.strategy == OFFLOAD:  # the optimizer's copies cross the same link, with the step
+            weights, grads = options.step_bytes(option.batch, option.grad_accum)
+            unpaced = option
+            option = with_communication(option, weights, grads, speed.egpu_gbs, speed.link.name)
+            change = _with_copies(change, unpaced, option)
         option = with_link(option, options.fitted.at("input_bytes", option.batch, seq) * option.grad_accum, speed)
         cost = gpu_price + platform.cost
         if constraints.budget is not None and cost > constraints.budget:
@@ -497,14 +518,17 @@ def _rentals(
             if found is not None:
                 option, change, options = found
                 nvlink = float(gpu.specs.get("nvlink_gbs") or 0) / 2  # the catalog's figure is both directions
-                if per_node > 1 and nvlink and "nvlink" in str(instance.specs.get("interconnect") or "").lower():
+                nvlinked = "nvlink" in str(instance.specs.get("interconnect") or "").lower()
+                if per_node > 1 and nvlink and nvlinked and option.strategy != OFFLOAD:  # host copies: PCIe
                     link_gbs, link = nvlink, f"NVLink {nvlink:g} GB/s per direction"
                 else:
                     generation = int(gpu.specs.get("pcie_gen") or 4)
                     link_gbs, link = rules.link_gbs(generation, 16), f"PCIe {generation}.0 x16"
+                unpaced = option
                 option = with_communication(
                     option, *options.step_bytes(option.batch, option.grad_accum), link_gbs, link
                 )
+                change = _with_copies(change, unpaced, option)
                 out.append(Rental(instance, nodes, option, hourly * nodes, change))
                 break
             if per_node * nodes >= MAX_CLUSTER_GPUS:

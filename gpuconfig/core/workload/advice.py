@@ -2,10 +2,11 @@
 
 Each candidate is a change, or a combination of changes, a practitioner would make: a smaller micro-batch
 with gradient accumulation keeping the same effective batch (every divisor of the micro-batch, not only
-halves: a micro-batch of 3 runs as 1 x 3), activation checkpointing, 8-bit AdamW, both together, FSDP over
-more GPUs, LoRA, QLoRA, quantized weights for inference. Each is estimated exactly as the workload itself:
-changes that alter the traced graph are traced (cached like any trace), the others are answered from the
-existing fit, and every verdict is core/workload/fit.py's, with the answer's headroom. Where a change is not
+halves: a micro-batch of 3 runs as 1 x 3), activation checkpointing, 8-bit AdamW, both together, the
+optimizer on the CPU (ZeRO-Offload), FSDP over more GPUs, LoRA, QLoRA, quantized weights for inference. Each
+is estimated exactly as the workload itself: changes that alter the traced graph are traced (cached like any
+trace), the others are answered from the existing fit, and every verdict is core/workload/fit.py's, with the
+answer's headroom. Where a change is not
 enough the micro-batch is also made smaller on top of it; a combination is traced only when no single change
 of its kind fits. Options that fit come first, ranked by what the change costs: free changes that keep the
 result, then those that need more GPUs (a purchase), then those that change what is trained or computed; within
@@ -24,7 +25,7 @@ from gpuconfig.core.workload.estimate import GpuSpec
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S, TraceFailed
 from gpuconfig.core.workload.service import TraceService
-from gpuconfig.core.workload.spec import MAX_SIZE, Workload, WorkloadError
+from gpuconfig.core.workload.spec import MAX_SIZE, OFFLOAD, Workload, WorkloadError
 
 FSDP_GPUS = (2, 4, 8)
 
@@ -122,9 +123,33 @@ def instant_options(base: Answer, gpu: GpuSpec) -> list[Option]:
                 options.append(option)
                 if option.fits:
                     break
+        if workload.gpus == 1 and workload.device == "cuda" and base.estimate.memory.optimizer > 0:
+            options.append(_offloaded(base, gpu, reference))
     return options
 
 
+def _offloaded(base: Answer, gpu: GpuSpec, reference: float | None) -> Option:
+    """The optimizer's state in CPU memory (ZeRO-Offload): the step at least as long as the gradients' copy down
+    and the updated weights' copy up over the card's link; the CPU's own optimizer step is not counted."""
+    workload = base.estimate.workload
+    answer = answer_from_fit(
+        base.source, base.fitted, workload.with_changes(strategy=OFFLOAD), gpu, headroom=base.headroom
+    )
+    step, link = _step(answer), card_link(gpu)
+    if link is None:
+        label = f"{OFFLOAD_CHANGE} (copies not counted: no PCIe generation in the catalog)"
+    else:
+        grads = base.fitted.at("grad_bytes", workload.batch, base.estimate.seq)
+        comm = communication_seconds(OFFLOAD, 1, 0.0, grads, workload.grad_accum, link)
+        step = max(step, comm) if step is not None else None
+        label = f"{OFFLOAD_CHANGE} (copies over {link.name}; the CPU's optimizer step not counted)"
+    option = _option(label, answer, reference, False, False)
+    if step is not None and reference:
+        option = replace(option, step_seconds=step, time_factor=step / reference)
+    return option
+
+
+OFFLOAD_CHANGE = "optimizer on the CPU (ZeRO-Offload)"
 CHECKPOINTING, ADAMW_8BIT = "activation checkpointing", "8-bit AdamW"
 
 

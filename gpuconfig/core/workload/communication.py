@@ -16,6 +16,7 @@ from functools import cache
 
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.workload.estimate import GpuSpec
+from gpuconfig.core.workload.spec import OFFLOAD
 
 RULES_FILE = "build_rules.toml"
 
@@ -23,7 +24,12 @@ RULES_FILE = "build_rules.toml"
 def traffic_bytes(strategy: str, count: int, weights: float, grads: float, grad_accum: int) -> float:
     """Bytes each card sends per optimizer step in a ring: DDP and ZeRO-1/2 reduce the gradients once per
     step (reduce-scatter plus all-gather, 2 (n-1)/n of them); FSDP also gathers the weights for the forward and
-    the backward of every micro-batch."""
+    the backward of every micro-batch. ZeRO-Offload is ZeRO-2 whose optimizer runs on the host: each card also
+    copies its share of the gradients down and of the updated weights (those trained: as many bytes as their
+    gradients) back up, once per step."""
+    if strategy == OFFLOAD:
+        host = 2 * grads / count
+        return host + (traffic_bytes("zero2", count, weights, grads, grad_accum) if count > 1 else 0.0)
     if count < 2:
         return 0.0
     share = (count - 1) / count

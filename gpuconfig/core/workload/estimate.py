@@ -19,7 +19,7 @@ from gpuconfig.core.workload import cpu_heap
 from gpuconfig.core.workload.depth import CATEGORIES, PHASES, DepthCheck, check_depth, extrapolated, quantities
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.runner import Trace
-from gpuconfig.core.workload.spec import Workload
+from gpuconfig.core.workload.spec import OFFLOAD, Workload
 
 MIB = 1024 * 1024
 
@@ -230,6 +230,8 @@ def caching_slack(fitted: Fitted, batch: int, seq: int, phase: str) -> float | N
 
 def _divide(parts: dict[str, float], fitted: Fitted, workload: Workload) -> tuple[dict[str, float], str]:
     n = workload.gpus
+    if workload.strategy == OFFLOAD:  # ZeRO-2 with the optimizer's state in CPU memory
+        return {**parts, "optimizer": 0.0, "gradients": parts["gradients"] / n}, OFFLOAD
     if n == 1:
         return parts, ""
     out = dict(parts)

@@ -38,7 +38,12 @@ STRATEGIES = {
     "fsdp": "FSDP / ZeRO-3",
     "tp": "tensor parallel",
     "pp": "pipeline parallel",
+    "offload": "ZeRO-Offload (optimizer on the CPU)",
 }
+# ZeRO-Offload (Ren et al. 2021, arXiv 2101.06840; DeepSpeed's zero_optimization.offload_optimizer): built on
+# ZeRO-2, the optimizer's state lives in CPU memory and its step runs on the CPU; each step the gradients go
+# down to the host and the updated weights come back up over the card's link.
+OFFLOAD = "offload"
 DEVICES = ("cuda", "cpu")
 # How attention runs: what transformers and PyTorch pick, or one implementation by the names transformers'
 # attn_implementation ("eager", "flash_attention_2") and torch.nn.attention.SDPBackend (MATH,

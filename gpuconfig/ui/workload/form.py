@@ -106,6 +106,7 @@ class WorkloadForm(QWidget):
             "fsdp": self.tr("FSDP / ZeRO-3"),
             "tp": self.tr("Tensor parallel"),
             "pp": self.tr("Pipeline parallel"),
+            "offload": self.tr("ZeRO-Offload (optimizer on the CPU)"),
         }
 
         self.model = QComboBox()
