@@ -303,13 +303,14 @@ def _estimate(state: dict[str, Any]) -> str:
     traced = TraceService(use_cache=False).fit_for(workload)
     store = state.get("store")
     gpu = gpu_spec(store, ESTIMATE_GPU) if store is not None else None
-    answer = traced.answer(workload, gpu)
+    answer = traced.answer(workload, gpu, store.user.headroom() if store is not None else None)
     params, peak = answer.estimate.params, answer.estimate.memory.peak
     if params != MODEL_PARAMS:
         raise CheckFailed(f"the trace counted {params:,} parameters in {MODEL_FILE}, not {MODEL_PARAMS:,}")
     if peak <= 0:
         raise CheckFailed(f"the estimate's peak memory is {peak} bytes")
-    where = f" on {gpu.name}: {'fits' if gpu.memory_bytes >= peak else 'does not fit'}" if gpu else ""
+    verdict = answer.verdict
+    where = f" on {gpu.name}: {verdict.text()}" if gpu and verdict else ""
     return (
         f"{traced.source.name}, batch 8: {params:,} parameters, peak {format_bytes(peak)}{where} "
         f"(traced in {traced.trace_seconds:.1f} s)"

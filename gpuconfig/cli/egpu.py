@@ -9,6 +9,8 @@ from gpuconfig.cli.options import (
     catalog_part,
     check_python,
     form_options,
+    headroom_of,
+    headroom_option,
     limits,
     open_store,
     trace_failed,
@@ -32,6 +34,7 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     egpu.add_argument("--measure", action="store_true", help="measure the attached eGPU: copies and a training step")
     egpu.add_argument("--python", metavar="PATH", help="the Python (with torch) that runs the measurement")
     worker_timeouts(egpu)
+    headroom_option(egpu)
     form_options(egpu)
     egpu.set_defaults(handler=run)
 
@@ -73,9 +76,10 @@ def run(args: argparse.Namespace) -> Reply | int:
         if "gpu" not in parts:
             raise UsageError("--model: the slowdown needs the card (--gpu)")
         asked = workload(args)
+        headroom = headroom_of(args, store)
         try:
             traced = TraceService(timeout_s=args.trace_timeout).fit_for(asked)
-            answer = traced.answer(asked, gpu_spec(store, parts["gpu"].id))
+            answer = traced.answer(asked, gpu_spec(store, parts["gpu"].id), headroom)
         except WorkloadError as exc:
             raise UsageError(str(exc)) from exc
         except TraceFailed as exc:

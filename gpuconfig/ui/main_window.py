@@ -249,11 +249,14 @@ class MainWindow(QMainWindow):
         import_action.triggered.connect(self._on_import_prices)
         rate_action = QAction(self.tr("Exchange rate…"), self)
         rate_action.triggered.connect(self._on_edit_rate)
+        self.headroom_action = QAction(self.tr("Fit headroom…"), self)
+        self.headroom_action.setToolTip(self.tr("The share of each card's memory every fit verdict keeps free"))
+        self.headroom_action.triggered.connect(self._on_edit_headroom)
         quit_action = QAction(self.tr("Quit"), self)
         quit_action.triggered.connect(self.close)
         # Ctrl+Q spelled out: QKeySequence.StandardKey.Quit is empty on Windows and on some Linux desktops.
         self._shortcuts: list[tuple[QAction, str]] = [(import_action, "Ctrl+I"), (quit_action, "Ctrl+Q")]
-        for action in (import_action, rate_action):
+        for action in (import_action, rate_action, self.headroom_action):
             file_menu.addAction(action)
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
@@ -354,6 +357,46 @@ class MainWindow(QMainWindow):
         if "build" in self.built:
             self.build_tab.refresh()
         self._show_rate()
+
+    def _on_edit_headroom(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        from gpuconfig.core.workload.fit import MOST_HEADROOM, default_headroom
+
+        measured, current = default_headroom(), self.store.user.headroom()
+        default = round(100 * measured.share, 1)
+        value, ok = QInputDialog.getDouble(
+            self,
+            self.tr("Fit headroom"),
+            self.tr(
+                "Percent of each card's memory kept free when judging whether a workload fits (for other programs "
+                "on the card, fragmentation and the estimate's own error).\n\nDefault: {default:g} % — {why}.\n"
+                "Enter {default:g} to follow the default again."
+            ).format(default=default, why=measured.why),
+            round(100 * current.share, 1),
+            0.0,
+            100 * MOST_HEADROOM,
+            1,
+        )
+        if ok:
+            self.set_headroom(None if abs(value - default) < 0.05 else value)
+
+    def set_headroom(self, percent: float | None) -> None:
+        """Keep `percent` of each card free in every fit verdict (None: the measured default); the tabs built
+        so far judge again."""
+        self.store.user.set_headroom(percent)
+        headroom = self.store.user.headroom()
+        for tab in self.built.values():
+            apply = getattr(tab, "apply_headroom", None)
+            if apply is not None:
+                apply()
+        which = self.tr("the default") if percent is None else self.tr("yours")
+        self.statusBar().showMessage(
+            self.tr("Fit headroom: {percent} of each card kept free ({which})").format(
+                percent=headroom.percent, which=which
+            ),
+            8000,
+        )
 
     def _on_about(self) -> None:
         from PySide6 import __version__ as pyside_version

@@ -17,6 +17,7 @@ from gpuconfig.core.catalog.model import Price
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.store_file import DB_NAME
 from gpuconfig.core.userdata.store import Store, repair_store
+from gpuconfig.core.workload.fit import HeadroomError, default_headroom
 from gpuconfig.probe.history import HISTORY_FILE
 
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -170,3 +171,26 @@ def test_a_repair_that_cannot_rebuild_puts_the_damaged_file_back(user_db: Path, 
         repair_store(user_db, catalog_copy)
     assert user_db.read_bytes() == damaged
     assert [p.name for p in user_db.parent.iterdir()] == [DB_NAME]
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("80", "setting 'fit_headroom': headroom: must be at most 50.0, got 80.0"),
+        ("nan", "setting 'fit_headroom': headroom: must be a finite number, got nan"),
+        ("ten", "setting 'fit_headroom' holds 'ten', not a number"),
+    ],
+)
+def test_a_damaged_headroom_is_named_and_the_measured_one_comes_back(user_db: Path, value: str, words: str) -> None:
+    raw = sqlite3.connect(user_db, isolation_level=None)
+    raw.execute("INSERT OR REPLACE INTO settings VALUES ('fit_headroom', ?)", (value,))
+    raw.close()
+    one_line_naming(run("catalog", "rate", "--json"), user_db, words)
+    assert f"settings: {words}" in repair_json()[0]["not_kept"]
+    store = Store.open(user_db, catalog_dir())
+    assert store.user.headroom() == default_headroom()
+    store.user.set_headroom(5)
+    assert store.user.headroom().share == pytest.approx(0.05) and store.user.headroom().why == "set by you"
+    with pytest.raises(HeadroomError):
+        store.user.set_headroom(-1)
+    store.close()

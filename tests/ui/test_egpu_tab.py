@@ -26,6 +26,7 @@ from gpuconfig.ui.theme import DARK, LIGHT
 from tests.probe.sysfs import sysfs_tree
 
 TRACE_TIMEOUT_MS = 120_000
+LLAMA_TRACE_TIMEOUT_MS = 300_000  # Llama-3-8B on meta tensors: about a minute here
 MEASURE_TIMEOUT_MS = 120_000
 LEFT = Qt.MouseButton.LeftButton
 pytestmark = pytest.mark.usefixtures("shared_trace_cache")
@@ -183,6 +184,32 @@ def test_the_workload_tab_workload_gets_its_slowdown(  # type: ignore[no-untyped
     assert tab.tracing.current is None
     assert tab.answer is not None and tab.answer.gpu is not None and tab.answer.gpu.id == "nvidia-geforce-rtx-4090"
     assert panel.what.text().endswith("on GeForce RTX 4090")
+
+
+def test_a_workload_too_big_for_the_card_is_not_called_compatible(  # type: ignore[no-untyped-def]
+    qtbot, store, window: MainWindow, tab: EgpuTab
+) -> None:
+    """Llama-3-8B LoRA in bf16 at 2,048 tokens (about 29.5 GiB) on a 12 GB RTX 4070 in a Thunderbolt enclosure:
+    the parts work together, the workload does not fit, and no step time is offered for it (a real trace)."""
+    workload = {"model": "llama-3-8b", "task": "lora", "precision": "bf16", "batch": 1, "seq": 2048}
+    store.user.set_setting("workload.form", json.dumps(workload))
+    choose(tab, port="TB4", os="linux", dock="razer-core-x", gpu="nvidia-geforce-rtx-4070")
+    window.tabs.setCurrentIndex(0)
+    window.tabs.setCurrentIndex(INDEX["egpu"])  # shown again: the workload is read again, and traced
+    qtbot.waitUntil(lambda: tab.report is not None and tab.report.verdict is not None, timeout=LLAMA_TRACE_TIMEOUT_MS)
+    report = tab.report
+    assert report is not None and report.verdict is not None and report.compatibility is not None
+    verdict = report.verdict
+    assert not verdict.fits and report.compatibility.status != "fail" and report.status == "fail"
+    title = tab.banner.title.text()
+    assert "Compatible" not in title and "Compatible" not in tab.banner.summary.text()
+    assert f"Does not fit: {report.workload} needs {format_bytes(verdict.peak)}; GeForce RTX 4070 has" in title
+    assert f"{format_bytes(verdict.usable)} usable ({format_bytes(verdict.memory)} less" in title
+    assert tab.banner.summary.text().startswith("The laptop, enclosure and card work together")
+    assert tab.table.rows()[0][:2] == ("fit", "fail")  # the worst first
+    panel = tab.workload_panel
+    assert report.slowdown is None and not panel.figures["step"].isVisibleTo(panel)
+    assert "would not run" in panel.message.text()
 
 
 def test_measuring_without_a_gpu_says_nothing_crossed_a_link(qtbot, tab: EgpuTab) -> None:  # type: ignore[no-untyped-def]

@@ -1,5 +1,6 @@
-"""One eGPU answer: the compatibility checks, what the link gives, the workload's slowdown, a measurement
-judged against the link; and its JSON form (`gpuconfig egpu --json`) and Markdown."""
+"""One eGPU answer: the compatibility checks, whether the workload fits the card (core/workload/fit.py's verdict,
+with the answer's headroom), what the link gives, the workload's slowdown (only for a workload that fits), a
+measurement judged against the link; and its JSON form (`gpuconfig egpu --json`) and text."""
 
 from __future__ import annotations
 
@@ -13,6 +14,15 @@ from gpuconfig.core.egpu.check import ORDER, PORT_LABELS, Check, Compatibility, 
 from gpuconfig.core.egpu.speed import LinkSpeed, Slowdown, judge_measurement, link_speed, workload_slowdown
 from gpuconfig.core.egpu.tables import EgpuTables
 from gpuconfig.core.units import format_bytes
+from gpuconfig.core.workload.fit import Verdict, verdict_record
+from gpuconfig.core.workload.spec import TASKS
+
+GIB = 1024**3
+FIT_FIX = "Use a card with more memory, or one of the Workload tab's fits-if changes (gpuconfig estimate lists them)."
+TIGHT_FIX = (
+    "Use a card with more memory, or one of the Workload tab's fits-if changes; it may run if nothing else uses "
+    "the card and the estimate is not under, which is what the headroom guards against."
+)
 
 
 @dataclass(frozen=True)
@@ -24,10 +34,18 @@ class EgpuReport:
     slowdown_note: str
     measured: tuple[Check, ...] = ()
     workload: str = ""  # what the slowdown is of, in words
+    verdict: Verdict | None = None  # whether the workload fits the card, with the headroom kept
+    fit: Check | None = None  # the verdict as a check: "ok" when it fits, else "fail"
+
+    @property
+    def fits(self) -> bool | None:
+        """Whether the workload fits the card; None without a workload answered on it."""
+        return self.verdict.fits if self.verdict is not None else None
 
     @property
     def status(self) -> str:
         checks = list(self.compatibility.checks if self.compatibility else ()) + list(self.measured)
+        checks += [self.fit] if self.fit is not None else []
         worst = min((c.status for c in checks), key=ORDER.__getitem__, default="unknown")
         return "ok" if worst == "unknown" and self.compatibility else worst
 
@@ -49,10 +67,15 @@ def evaluate(
         link = tables.links.get(str(dock.specs.get("link")))
     speed = link_speed(link, gpu, rules) if link is not None else None
     found, note, what = None, "", ""
-    if answer is not None and speed is not None:
-        found, note = workload_slowdown(answer, speed)
+    verdict = answer.verdict if answer is not None else None
+    fit = fit_check(answer, verdict) if answer is not None and verdict is not None else None
+    if answer is not None:
         w = answer.estimate.workload
-        what = f"{answer.estimate.model_name} {w.task}, batch {w.batch} x {answer.estimate.seq}"
+        what = f"{answer.estimate.model_name} {TASKS[w.task]}, batch {w.batch} x {answer.estimate.seq}"
+    if verdict is not None and not verdict.fits:
+        note = "not estimated: the workload does not fit the card, so it would not run"
+    elif answer is not None and speed is not None:
+        found, note = workload_slowdown(answer, speed)
     elif answer is not None:
         if compatibility is not None and compatibility.dock is not None and link is None:
             note = "this port and enclosure do not work together: no link to time"
@@ -61,7 +84,29 @@ def evaluate(
         else:
             note = "no link to time: choose the port and the enclosure"
     checks = tuple(judge_measurement(measured, link, host)) if measured is not None else ()
-    return EgpuReport(detection, compatibility, speed, found, note, checks, what)
+    return EgpuReport(detection, compatibility, speed, found, note, checks, what, verdict, fit)
+
+
+def fit_check(answer: Any, verdict: Verdict) -> Check:
+    """The workload's peak on the card, judged with the answer's headroom, as a check of its own."""
+    gpu, w = answer.gpu, answer.estimate.workload
+    per_gpu = " per GPU" if w.gpus > 1 else ""
+    usable = (
+        f"{verdict.usable / GIB:.1f} GiB usable ({verdict.memory / GIB:.1f} GiB less {verdict.headroom.percent} "
+        "headroom)"
+    )
+    needs = (
+        f"{answer.estimate.model_name} {TASKS[w.task]} needs {verdict.peak / GIB:.1f} GiB{per_gpu}; "
+        f"{gpu.name} has {usable}"
+    )
+    source = (
+        f"Workload estimate: the model's trace, as gpuconfig estimate shows it; Fit headroom: {verdict.headroom.why}"
+    )
+    if verdict.fits:
+        return Check("fit", "ok", f"{needs}: it fits, {verdict.spare / GIB:.1f} GiB to spare", "", source)
+    if verdict.tight:
+        return Check("fit", "fail", f"{needs}: it fits only by using the headroom", TIGHT_FIX, source)
+    return Check("fit", "fail", f"{needs}: it does not fit", FIT_FIX, source)
 
 
 def egpu_record(report: EgpuReport) -> dict[str, Any]:
@@ -83,6 +128,9 @@ def egpu_record(report: EgpuReport) -> dict[str, Any]:
         },
         "speed": report.speed.to_json() if report.speed else None,
         "slowdown": {**report.slowdown.to_json(), "workload": report.workload} if report.slowdown else None,
+        "fit": None
+        if report.verdict is None or report.fit is None
+        else {**report.fit.to_json(), "verdict": verdict_record(report.verdict), "workload": report.workload},
         "slowdown_note": report.slowdown_note,
         "measured": [check.to_json() for check in report.measured],
     }
@@ -108,12 +156,21 @@ def egpu_text(report: EgpuReport) -> str:
     c = report.compatibility
     if c is not None and (c.dock is not None or c.gpu is not None):
         parts = " + ".join(p.name for p in (c.dock, c.gpu) if p is not None)
-        out.append(f"\n{PORT_LABELS.get(c.host.port, c.host.port)} with {parts}: {c.verdict}")
+        misfit = "; the workload does not fit the card" if report.fits is False else ""
+        out.append(f"\n{PORT_LABELS.get(c.host.port, c.host.port)} with {parts}: {c.verdict}{misfit}")
         for check in c.checks:
             out.append(f"  [{MARKS[check.status]:4s}] {check.rule}: {check.message}")
             if check.fix and check.status != "ok":
                 out.append(f"         fix: {check.fix}")
         out += [f"  note: {n}" for n in c.notes]
+    if report.fit is not None:
+        fit = report.fit
+        out.append(f"\n{report.workload}: {'fits the card' if report.fits else 'does not fit the card'}")
+        out.append(f"  [{MARKS[fit.status]:4s}] fit: {fit.message}")
+        if fit.fix and fit.status != "ok":
+            out.append(f"         fix: {fit.fix}")
+        if report.verdict is not None:
+            out.append(f"  headroom: {report.verdict.headroom.percent}, {report.verdict.headroom.why}")
     if report.speed is not None:
         s = report.speed
         out.append(

@@ -190,23 +190,21 @@ def stored_problem(connection: sqlite3.Connection) -> str | None:
     return None
 
 
+# The settings that hold a number, and the check each passed when it was set.
+NUMBER_SETTINGS: dict[str, Callable[[float], object]] = {RATE_SETTING: checked_rate, HEADROOM_SETTING: user_headroom}
+
+
 def row_problem(table: str, row: dict[str, Any]) -> str | None:
     """Why a stored row cannot be used (one line), or None: the same checks as when it was entered."""
     if table == "settings":
         key, value = row["key"], row["value"]
         if not isinstance(key, str) or not isinstance(value, str):
             return f"setting {key!r} holds {value!r}, not text"
-        if key == RATE_SETTING:
+        check = NUMBER_SETTINGS.get(key)
+        if check is not None:
             try:
-                checked_rate(float(value))
-            except ExchangeRateError as exc:
-                return f"setting {key!r}: {exc}"
-            except ValueError:
-                return f"setting {key!r} holds {value!r}, not a number"
-        if key == HEADROOM_SETTING:
-            try:
-                user_headroom(float(value))
-            except HeadroomError as exc:
+                check(float(value))
+            except (ExchangeRateError, HeadroomError) as exc:
                 return f"setting {key!r}: {exc}"
             except ValueError:
                 return f"setting {key!r} holds {value!r}, not a number"

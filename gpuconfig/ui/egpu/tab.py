@@ -31,12 +31,13 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.catalog.model import Part
-from gpuconfig.core.egpu.check import Host
+from gpuconfig.core.egpu.check import ORDER, Host
 from gpuconfig.core.egpu.report import EgpuReport, egpu_record, egpu_text, evaluate
 from gpuconfig.core.egpu.speed import measured_h2d
 from gpuconfig.core.egpu.tables import EgpuDataError, EgpuTables, egpu_tables
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import file_stem, write_text_atomic
+from gpuconfig.core.units import format_bytes
 from gpuconfig.core.userdata.store import Store
 from gpuconfig.core.workload.answer import Answer, gpu_spec
 from gpuconfig.core.workload.service import Fit, Resolved
@@ -208,7 +209,8 @@ class EgpuTab(QWidget):
         c = report.compatibility
         assert c is not None  # the form always describes a host
         self.banner.show_report(report, [p.name for p in (dock, gpu) if p is not None])
-        self.table.set_checks(c.checks, report.measured)
+        checks = [*([report.fit] if report.fit is not None else []), *c.checks]
+        self.table.set_checks(sorted(checks, key=lambda check: ORDER[check.status]), report.measured)
         self.notes.set_notes(c.notes)
         self.notes_heading.setVisible(bool(c.notes))
         self.link.show_speed(
@@ -233,6 +235,15 @@ class EgpuTab(QWidget):
             return  # the progress shows until the trace is done
         elif self._workload_problem:
             panel.show_message(self._workload_problem, self._workload_text())
+        elif report.verdict is not None and not report.verdict.fits and gpu is not None:
+            verdict = report.verdict
+            panel.show_message(
+                self.tr(
+                    "Does not fit {card}: needs {peak}, {usable} usable. No step time or slowdown: the workload would "
+                    "not run on this card."
+                ).format(card=gpu.name, peak=format_bytes(verdict.peak), usable=format_bytes(verdict.usable)),
+                self._workload_text(),
+            )
         elif report.slowdown is not None and gpu is not None:
             panel.show_slowdown(self.tr("{workload} on {card}").format(workload=report.workload, card=gpu.name),
                                 report.slowdown)  # fmt: skip
@@ -330,7 +341,7 @@ class EgpuTab(QWidget):
 
     def _answer(self, workload: Workload, fit: Fit) -> None:
         try:
-            self.answer = fit.answer(workload, gpu_spec(self.store, self.form.gpu_id()))
+            self.answer = fit.answer(workload, gpu_spec(self.store, self.form.gpu_id()), self.store.user.headroom())
         except WorkloadError as exc:
             self._set_problem(str(exc))
             return
@@ -426,6 +437,11 @@ class EgpuTab(QWidget):
             self.estimate_workload()  # the step time is the card's: answer again (a trace only if not at hand)
         else:
             self.refresh()
+
+    def apply_headroom(self) -> None:
+        """The user's headroom changed: judge the workload on the card again (from the trace at hand)."""
+        if self.workload is not None:
+            self.estimate_workload()
 
     def running(self) -> bool:
         """Whether any background job is still alive (a cancelled one until its thread has ended)."""

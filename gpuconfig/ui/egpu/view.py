@@ -1,5 +1,6 @@
-"""The eGPU answer: a verdict banner coloured by status, and every check (worst first) with its finding, fix and
-source, the measured checks under their own heading, and the driver notes."""
+"""The eGPU answer: a verdict banner coloured by status (never "Compatible" for a workload that does not fit the
+card), and every check (worst first) with its finding, fix and source, the measured checks under their own
+heading, and the driver notes."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from PySide6.QtWidgets import (
 from gpuconfig.core.egpu.check import PORT_LABELS, Check
 from gpuconfig.core.egpu.report import EgpuReport
 from gpuconfig.core.links import web_link
+from gpuconfig.core.units import format_bytes
+from gpuconfig.core.workload.fit import Verdict
 from gpuconfig.ui.theme import Colors
 from gpuconfig.ui.widgets.tables import shape_table
 
@@ -109,14 +112,40 @@ class VerdictBanner(QFrame):
             "fail": self.tr("Will not work"),
         }
         port = self.tr("{port} port").format(port=self.tr(PORT_LABELS.get(c.host.port, c.host.port)))
-        checks = [*c.checks, *report.measured]
+        checks = [*c.checks, *report.measured, *([report.fit] if report.fit is not None else [])]
         counts = {s: sum(check.status == s for check in checks) for s in ("ok", "warn", "fail", "unknown")}
         summary = self.tr("Pass: {ok} · warnings: {warn} · problems: {fail} · not checked: {unknown}").format(**counts)
         if counts["unknown"]:
             summary += " " + self.tr("(the catalog lacks a figure, or nothing was measured)")
         if c.host.how == "detected":
             summary += " · " + self.tr("the laptop as detected")
-        self.show_verdict(report.status, f"{verdicts[c.status]}: {', '.join([port, *parts])}", summary)
+        hardware = ", ".join([port, *parts])
+        verdict = report.verdict
+        if verdict is not None and not verdict.fits and c.status != "fail":
+            # The parts work together, but the workload cannot run on the card: that is the answer.
+            title = self.misfit_text(report.workload, c.gpu.name if c.gpu is not None else "", verdict)
+            together = (
+                self.tr("The laptop, enclosure and card work together")
+                if c.status == "ok"
+                else self.tr("The laptop, enclosure and card work together, with warnings")
+            )
+            self.show_verdict(report.status, title, f"{together}: {hardware} · {summary}")
+            return
+        self.show_verdict(report.status, f"{verdicts[c.status]}: {hardware}", summary)
+
+    def misfit_text(self, workload: str, card: str, verdict: Verdict) -> str:
+        """'Does not fit: <workload> needs 29.54 GiB; <card> has 10.68 GiB usable (12.00 GiB less 11 % headroom)'."""
+        text = (
+            self.tr("Fits only by using the headroom: {workload} needs {peak}; {card} has {usable}")
+            if verdict.tight
+            else self.tr("Does not fit: {workload} needs {peak}; {card} has {usable}")
+        )
+        usable = self.tr("{usable} usable ({memory} less {headroom} headroom)").format(
+            usable=format_bytes(verdict.usable),
+            memory=format_bytes(verdict.memory),
+            headroom=verdict.headroom.percent.replace(" ", "\N{NO-BREAK SPACE}"),  # '11 %' on one line
+        )
+        return text.format(workload=workload, peak=format_bytes(verdict.peak), card=card, usable=usable)
 
     def show_verdict(self, status: str, title: str, summary: str) -> None:
         self.status = status
@@ -179,6 +208,7 @@ class ChecksTable(QTableWidget):
             "hotplug": self.tr("Hot-plug"),
             "h2d-measured": self.tr("Host to device"),
             "step-measured": self.tr("Training step"),
+            "fit": self.tr("Workload memory"),
         }
         shape_table(
             self, [self.tr("Status"), self.tr("Rule"), self.tr("Finding"), self.tr("Fix"), self.tr("Source")], FINDING

@@ -62,6 +62,8 @@ class MemoryBar(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if not self.isEnabled():  # what it shows is for an earlier workload: drawn faded, as disabled text is
+            painter.setOpacity(0.35)
         metrics = painter.fontMetrics()
         left, right = 1.0, float(self.width() - 2)
         width = max(1.0, right - left)

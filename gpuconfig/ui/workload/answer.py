@@ -12,6 +12,7 @@ from gpuconfig.core.units import format_bytes
 from gpuconfig.core.workload.accuracy import NO_BAND, band
 from gpuconfig.core.workload.answer import Answer, answer_from_fit
 from gpuconfig.core.workload.estimate import Timing
+from gpuconfig.core.workload.fit import Verdict
 from gpuconfig.ui.theme import MEMORY_COLORS, Colors, mark, tint
 from gpuconfig.ui.widgets.memory_bar import CATEGORIES, MemoryBar
 from gpuconfig.ui.workload.batch_chart import SEARCH_LIMIT, BatchChart, batch_range, largest_fitting
@@ -23,6 +24,8 @@ class AnswerView(QWidget):
         super().__init__(parent)
         self.colors = colors
         self.answer: Answer | None = None
+        self.stale = False  # the answer shown is for an older workload
+        self._verdict = ("", "")  # the verdict's text and colour as last answered
         self._swatches: dict[str, QIcon] = {}
         self.verdict = QLabel(self.tr("Choose a preset or describe a workload."))
         self.verdict.setObjectName("verdict")
@@ -86,11 +89,19 @@ class AnswerView(QWidget):
 
     def show_answer(self, answer: Answer) -> None:
         self.answer = answer
+        self.stale = False
         per = self.tr("Per GPU") if answer.estimate.workload.device == "cuda" else self.tr("Per device")
         self.breakdown.headerItem().setText(0, per)
         self._show_verdict(answer)
         self._show_breakdown(answer)
         self._show_chart(answer)
+
+    def show_stale(self) -> None:
+        """What is shown answers an older workload (a new one is being traced, or the form has an error):
+        the verdict says so, muted, until the next answer."""
+        if self.answer is not None:
+            self.stale = True
+            self._render_verdict()
 
     def apply_colors(self, colors: Colors) -> None:
         self.colors = colors
@@ -100,31 +111,57 @@ class AnswerView(QWidget):
             self._show_verdict(self.answer)
             self._show_breakdown(self.answer)
 
+    def usable_text(self, verdict: Verdict) -> str:
+        """'10.68 GiB usable (12.00 GiB less 11 % headroom)'."""
+        return self.tr("{usable} usable ({memory} less {headroom} headroom)").format(
+            usable=format_bytes(verdict.usable),
+            memory=format_bytes(verdict.memory),
+            headroom=verdict.headroom.percent.replace(" ", "\N{NO-BREAK SPACE}"),  # '11 %' on one line
+        )
+
+    def _verdict_line(self, answer: Answer) -> tuple[str, str]:
+        """The verdict in words and its colour: core/workload/fit.py's judgement with the answer's headroom."""
+        memory = answer.estimate.memory
+        per_gpu = self.tr(" per GPU") if answer.estimate.workload.gpus > 1 else ""
+        gpu, verdict = answer.gpu, answer.verdict
+        if gpu is None or verdict is None:
+            text = self.tr("Runs on the CPU: {peak} of system memory at the peak")
+            return text.format(peak=format_bytes(memory.peak)), self.colors.text
+        words = {
+            "gpu": gpu.name,
+            "peak": format_bytes(memory.peak),
+            "per_gpu": per_gpu,
+            "usable": self.usable_text(verdict),
+        }
+        if verdict.fits:
+            return self.tr("Fits on {gpu}: {peak}{per_gpu} of {usable}").format(**words), self.colors.success
+        if verdict.tight:
+            text = self.tr("Fits on {gpu} only by using the headroom: needs {peak}{per_gpu}, {usable}")
+            return text.format(**words), self.colors.warning
+        return self.tr("Does not fit on {gpu}: needs {peak}{per_gpu}, {usable}").format(**words), self.colors.error
+
+    def _render_verdict(self) -> None:
+        text, color = self._verdict
+        if self.stale:
+            text, color = self.tr("For the previous workload — {verdict}").format(verdict=text), self.colors.muted
+        self.verdict.setText(text)
+        tint(self.verdict, color)
+
     def _show_verdict(self, answer: Answer) -> None:
         estimate = answer.estimate
         memory = estimate.memory
-        per_gpu = self.tr(" per GPU") if estimate.workload.gpus > 1 else ""
-        gpu = answer.gpu
-        if gpu is None:
-            text = self.tr("Runs on the CPU: {peak} of system memory at the peak")
-            text = text.format(peak=format_bytes(memory.peak))
-            color = self.colors.text
-        elif memory.peak <= gpu.memory_bytes:
-            text = self.tr("Fits on {gpu} ({memory}) — {peak} peak{per_gpu}, {share:.0%}").format(
-                gpu=gpu.name,
-                memory=format_bytes(gpu.memory_bytes),
-                peak=format_bytes(memory.peak),
-                per_gpu=per_gpu,
-                share=memory.peak / gpu.memory_bytes,
-            )
-            color = self.colors.success
-        else:
-            text = self.tr("Does not fit on {gpu}: needs {peak}{per_gpu} of {memory}").format(
-                gpu=gpu.name, peak=format_bytes(memory.peak), per_gpu=per_gpu, memory=format_bytes(gpu.memory_bytes)
-            )
-            color = self.colors.error
-        self.verdict.setText(text)
-        tint(self.verdict, color)
+        verdict = answer.verdict
+        self._verdict = self._verdict_line(answer)
+        self._render_verdict()
+        self.verdict.setToolTip(
+            self.tr(
+                "Judged with {headroom} of the card's memory kept free for what the estimate does not see (other "
+                "programs on the card, fragmentation, the estimate's own error): {why}. Change it in File → Fit "
+                "headroom…"
+            ).format(headroom=verdict.headroom.percent, why=verdict.headroom.why)
+            if verdict is not None
+            else ""
+        )
         trainable = (
             self.tr(" ({n:,} trainable)").format(n=estimate.trainable_params)
             if estimate.workload.training and estimate.trainable_params != estimate.params
@@ -151,10 +188,18 @@ class AnswerView(QWidget):
             )
         )
         self._show_accuracy(estimate.workload.device)
-        limit = gpu.memory_bytes if gpu is not None else None
-        label = f"{gpu.name} · {format_bytes(gpu.memory_bytes)}" if gpu is not None else ""
-        self.bar.set_memory(memory, limit, label)
+        limit = verdict.usable if verdict is not None else None
+        self.bar.set_memory(memory, limit, self._limit_label(answer))
         self._show_timing(answer)
+
+    def _limit_label(self, answer: Answer) -> str:
+        """What the bar's and the chart's limit line is: the card's usable memory, the headroom kept."""
+        verdict = answer.verdict
+        if answer.gpu is None or verdict is None:
+            return ""
+        return self.tr("{gpu}: {usable} usable of {memory}").format(
+            gpu=answer.gpu.name, usable=format_bytes(verdict.usable), memory=format_bytes(verdict.memory)
+        )
 
     def _show_accuracy(self, device: str) -> None:
         measured = band(device)
@@ -335,10 +380,11 @@ class AnswerView(QWidget):
             changed = workload.with_changes(batch=batch)
             return answer_from_fit(answer.source, answer.fitted, changed, gpu).estimate.memory.peak
 
-        largest = largest_fitting(peak_at, gpu.memory_bytes) if gpu is not None else None
+        verdict = answer.verdict
+        largest = largest_fitting(peak_at, verdict.usable) if verdict is not None else None
         batches = batch_range(workload.batch, largest)
         peaks = np.array([peak_at(int(b)) for b in batches], dtype=np.float64)
-        if gpu is None or largest is None:
+        if gpu is None or verdict is None or largest is None:
             note = ""
         elif largest == 0:
             note = self.tr("Not even a micro-batch of 1 fits on {gpu}.").format(gpu=gpu.name)
@@ -348,12 +394,11 @@ class AnswerView(QWidget):
             note = self.tr("Largest micro-batch that fits: {n:,} (at length {seq:,}).").format(
                 n=largest, seq=answer.estimate.seq
             )
-        label = f"{gpu.name} · {format_bytes(gpu.memory_bytes)}" if gpu is not None else ""
         self.chart.show_curve(
             batches,
             peaks,
-            gpu.memory_bytes if gpu is not None else None,
-            label,
+            verdict.usable if verdict is not None else None,
+            self._limit_label(answer),
             workload.batch,
             float(answer.estimate.memory.peak),
             note,

@@ -4,8 +4,10 @@ Every edit restarts a short timer; when it fires the form is read and answered. 
 precision, optimizer, checkpointing, attention, device and the LoRA settings but alpha change what must be
 traced: for those a trace runs on a worker thread (its progress shown, cancellable), and a newer edit
 cancels it. Everything else (batch, length, accumulation, GPUs, strategy, the GPU itself) is answered from
-the fitted trace on the GUI thread in milliseconds. When the workload does not fit, the techniques that
-need traces of their own are compared on the worker thread after the answer is shown.
+the fitted trace on the GUI thread in milliseconds. Whether it fits is core/workload/fit.py's verdict with the
+user's headroom (File → Fit headroom…). When the workload does not fit, the techniques that need traces of
+their own are compared on the worker thread after the answer is shown. While a new trace runs, or the form
+holds an error, the last answer stays on screen, muted, and its verdict says it is the previous workload's.
 """
 
 from __future__ import annotations
@@ -236,7 +238,14 @@ class WorkloadTab(QWidget):
         self.view.apply_colors(colors)
         self.panel.apply_colors(colors)
         if self.answer is not None and self.answer.gpu is not None:
+            stale = self.panel.stale
             self.panel.show_options(self.answer, self.panel.options, pending=self._advice is not None)
+            if stale:
+                self.panel.set_stale()
+
+    def apply_headroom(self) -> None:
+        """The user's headroom changed: judge the form again (from the fit at hand, in milliseconds)."""
+        self.recompute()
 
     # -- reading the form and answering -----------------------------------------------------------
 
@@ -283,7 +292,7 @@ class WorkloadTab(QWidget):
         return self._gpus[part_id]
 
     def _answer(self, workload: Workload, fit: Fit, gpu: GpuSpec | None) -> None:
-        answer, seconds = fit.answer(workload, gpu), fit.trace_seconds
+        answer, seconds = fit.answer(workload, gpu, self.store.user.headroom()), fit.trace_seconds
         self.answer = answer
         self._clear_error()
         self.results.setEnabled(True)
@@ -294,8 +303,9 @@ class WorkloadTab(QWidget):
             self.panel.show_without_device(workload, answer.estimate.memory.peak)
             self._show_idle(self._trace_note(seconds))
             return
-        fits = answer.estimate.memory.peak <= gpu.memory_bytes
-        advice_key = (fit.source.digest, workload, gpu.id)
+        verdict = answer.verdict
+        fits = verdict is not None and verdict.fits
+        advice_key = self._advice_key(answer, gpu)
         cached = self._advice_cache.get(advice_key)
         if cached is not None:
             self._cancel_advice()
@@ -314,6 +324,10 @@ class WorkloadTab(QWidget):
         elif not comparing:
             self._show_idle(self._trace_note(seconds))
 
+    def _advice_key(self, answer: Answer, gpu: GpuSpec) -> tuple[object, ...]:
+        """What a comparison answers: the options depend on the headroom that judges them too."""
+        return (answer.source.digest, answer.estimate.workload, gpu.id, answer.headroom)
+
     # -- background jobs --------------------------------------------------------------------------
 
     def _start_trace(self, resolved: Resolved) -> None:
@@ -322,7 +336,7 @@ class WorkloadTab(QWidget):
         self._clear_error()  # the form is valid again; whatever the trace says comes next
         if self.answer is None:
             self.view.verdict.setText(self.tr("Tracing the model to find out what it needs…"))
-        self.results.setEnabled(False)  # what is shown is for an older workload until the trace is done
+        self._show_stale()  # what is shown is for an older workload until the trace is done
         self._show_busy(self.tr("Tracing {model}…").format(model=resolved.source.name), 0, 0)
 
     def _start_advice(self, gpu: GpuSpec, base: Answer, key: Any) -> None:
@@ -369,8 +383,7 @@ class WorkloadTab(QWidget):
         """Trace every technique for the current workload, even when it fits."""
         if self.answer is None or self.answer.gpu is None:
             return
-        workload = self.answer.estimate.workload
-        self._compare_for = (self.answer.source.digest, workload, self.answer.gpu.id)
+        self._compare_for = self._advice_key(self.answer, self.answer.gpu)
         self.recompute()
 
     def _on_trace_progress(self, resolved: Resolved, done: int, total: int, what: str) -> None:
@@ -428,8 +441,15 @@ class WorkloadTab(QWidget):
         self.error.setText(text)
         self.error.setToolTip(text)
         self.error.show()
-        self.results.setEnabled(False)
+        self._show_stale()
         self._show_idle("", again=again)
+
+    def _show_stale(self) -> None:
+        """The answer shown is for an older workload: greyed out, its verdict saying so, until the next one."""
+        self.results.setEnabled(False)
+        self.view.show_stale()
+        if self.answer is not None:
+            self.panel.set_stale()
 
     def _clear_error(self) -> None:
         self.error.clear()

@@ -1,5 +1,6 @@
-"""Each memory technique's effect on memory and time, side by side with the workload as entered, and the
-"fits if…" line that names the cheapest change that makes the workload fit."""
+"""Each memory technique's effect on memory and time, side by side with the workload as entered, what each
+costs (nothing but time, more GPUs, or the result), and the "fits if…" line that names the cheapest change
+that makes the workload fit. Every "fits" is core/workload/fit.py's verdict with the answer's headroom."""
 
 from __future__ import annotations
 
@@ -18,12 +19,13 @@ from PySide6.QtWidgets import (
 )
 
 from gpuconfig.core.units import format_bytes
-from gpuconfig.core.workload.advice import Option, traced_changes
+from gpuconfig.core.workload.advice import CHANGES_RESULT, MORE_GPUS, Option, traced_changes
 from gpuconfig.core.workload.answer import Answer
 from gpuconfig.core.workload.spec import Workload
 from gpuconfig.ui.theme import Colors, tint
 
-COLUMNS = ("change", "peak", "fits", "step", "factor", "note")
+COLUMNS = ("change", "peak", "fits", "cost", "step", "factor", "note")
+CHANGE, PEAK, FITS, COST, STEP, FACTOR, NOTE = range(len(COLUMNS))
 
 
 def format_seconds(seconds: float | None) -> str:
@@ -50,6 +52,7 @@ class TechniqueTable(QTableWidget):
                 self.tr("Change"),
                 self.tr("Peak per GPU"),
                 self.tr("Fits"),
+                self.tr("Cost"),
                 self.tr("Step time"),
                 self.tr("Time vs. now"),
                 self.tr("Note"),
@@ -63,10 +66,10 @@ class TechniqueTable(QTableWidget):
         self.verticalHeader().setVisible(False)
         self.verticalHeader().setDefaultSectionSize(24)
         header = self.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, 5):
+        header.setSectionResizeMode(CHANGE, QHeaderView.ResizeMode.Stretch)
+        for column in range(PEAK, NOTE):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(NOTE, QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
         self.cellDoubleClicked.connect(self._on_double_click)
 
@@ -91,8 +94,11 @@ class TechniqueTable(QTableWidget):
             parts.append(names.get(changed.optimizer, changed.optimizer))
         if changed.checkpointing != base.checkpointing:
             parts.append(self.tr("activation checkpointing"))
-        if (changed.gpus, changed.strategy) != (base.gpus, base.strategy):
-            parts.append(self.tr("FSDP over {n} GPUs").format(n=changed.gpus))
+        if changed.strategy == "offload" and base.strategy != "offload":
+            parts.append(self.tr("optimizer on the CPU (ZeRO-Offload)"))
+        elif (changed.gpus, changed.strategy) != (base.gpus, base.strategy):
+            strategy = "FSDP" if changed.strategy == "fsdp" else changed.strategy
+            parts.append(self.tr("{strategy} over {n} GPUs").format(strategy=strategy, n=changed.gpus))
         if changed.batch != base.batch:
             parts.append(
                 self.tr("micro-batch {batch} × {accum} accumulation steps").format(
@@ -100,6 +106,14 @@ class TechniqueTable(QTableWidget):
                 )
             )
         return ", ".join(parts) or option.label
+
+    def cost(self, option: Option) -> str:
+        """What the change costs besides time, in words: nothing, more GPUs, or what is trained or computed."""
+        if option.cost == MORE_GPUS:
+            return self.tr("needs more GPUs")
+        if option.cost == CHANGES_RESULT:
+            return self.tr("changes what is trained") if option.workload.training else self.tr("changes the output")
+        return self.tr("free")
 
     def note(self, option: Option) -> str:
         changed = option.workload
@@ -109,9 +123,11 @@ class TechniqueTable(QTableWidget):
         if changed.precision in ("int8", "int4") and self.base is not None and self.base.precision != changed.precision:
             notes.append(self.tr("quantized weights"))
         if self.base is not None and changed.gpus > self.base.gpus:
-            notes.append(self.tr("time per sample, no communication"))
-        if not notes and option.changes_result:
-            notes.append(self.tr("changes the result"))
+            # the core counts the traffic when the card's link is known, and says so in the label when not
+            uncounted = "communication time not counted" in option.label
+            notes.append(self.tr("time per sample, no communication") if uncounted else self.tr("time per sample"))
+        if changed.strategy == "offload" and self.base is not None and self.base.strategy != "offload":
+            notes.append(self.tr("the CPU's optimizer step not counted"))
         return "; ".join(notes)
 
     def show_options(
@@ -124,7 +140,7 @@ class TechniqueTable(QTableWidget):
         self.setRowCount(1 + len(self.options))
         bold = QFont(self.font())
         bold.setWeight(QFont.Weight.DemiBold)
-        first = [self.tr("As entered"), format_bytes(base_peak), self._mark(base_fits), format_seconds(base_step)]
+        first = [self.tr("As entered"), format_bytes(base_peak), self._mark(base_fits), "", format_seconds(base_step)]
         self._fill_row(
             0, [*first, "1.00×" if base_step else "—", ""], base_fits, bold, self.tr("The workload in the form")
         )
@@ -134,6 +150,7 @@ class TechniqueTable(QTableWidget):
                 self.describe(option),
                 format_bytes(option.peak),
                 self._mark(option.fits),
+                self.cost(option),
                 format_seconds(option.step_seconds),
                 factor,
                 self.note(option),
@@ -143,7 +160,7 @@ class TechniqueTable(QTableWidget):
             )
         # As wide as the longest note, within reason: the change needs the room.
         widest = max((self.fontMetrics().horizontalAdvance(self.note(o)) for o in self.options), default=0)
-        self.horizontalHeader().resizeSection(5, min(max(widest + 16, 120), 280))
+        self.horizontalHeader().resizeSection(NOTE, min(max(widest + 16, 120), 280))
 
     def _explain(self, note: str) -> str:
         """The longer reading of a note, for its tooltip."""
@@ -156,6 +173,16 @@ class TechniqueTable(QTableWidget):
                 "Each GPU runs the micro-batch, so a step covers more samples; time is per sample and leaves out "
                 "the time spent communicating between GPUs"
             ),
+            self.tr("time per sample"): self.tr(
+                "Each GPU runs the micro-batch, so a step covers more samples; time is per sample, with the "
+                "sharding's traffic between GPUs over the card's link"
+            ),
+            self.tr("free"): self.tr("Keeps the result and needs nothing bought: only the time changes"),
+            self.tr("needs more GPUs"): self.tr("Needs GPUs beyond the one chosen: a purchase or a rental"),
+            self.tr("changes what is trained"): self.tr(
+                "Trains fewer weights or on quantized ones: the model you get differs, not only the time"
+            ),
+            self.tr("changes the output"): self.tr("Computes with quantized weights: the outputs change slightly"),
         }
         return "; ".join(longer.get(part, part) for part in note.split("; "))
 
@@ -169,13 +196,13 @@ class TechniqueTable(QTableWidget):
                 item.setToolTip(tip)
             if font is not None:
                 item.setFont(font)
-            if column in (1, 3, 4):
+            if column in (PEAK, STEP, FACTOR):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            if column == 2:
+            if column == FITS:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 if fits is not None:
                     item.setForeground(QColor(self.colors.success if fits else self.colors.error))
-            if column == 5 and text:
+            if column in (COST, NOTE) and text:
                 item.setToolTip(self._explain(text))
             self.setItem(row, column, item)
 
@@ -187,7 +214,7 @@ class TechniqueTable(QTableWidget):
     def apply_colors(self, colors: Colors) -> None:
         self.colors = colors
         for row in range(self.rowCount()):
-            item = self.item(row, 2)
+            item = self.item(row, FITS)
             if item is not None and item.text() in ("✓", "✗"):
                 item.setForeground(QColor(colors.success if item.text() == "✓" else colors.error))
 
@@ -207,6 +234,8 @@ class TechniquesPanel(QWidget):
         super().__init__(parent)
         self.colors = colors
         self.options: list[Option] = []
+        self.stale = False  # the options shown are for an older workload
+        self._fits_if_color = colors.text
         self.fits_if = QLabel()
         self.fits_if.setObjectName("fits_if")
         self.fits_if.setWordWrap(True)
@@ -240,26 +269,29 @@ class TechniquesPanel(QWidget):
         """The options for an answer on a GPU; `pending`: more are being traced."""
         self.options = options
         memory = answer.estimate.memory
-        gpu = answer.gpu
-        fits = gpu is not None and memory.peak <= gpu.memory_bytes
+        verdict = answer.verdict
+        fits = verdict is not None and verdict.fits
         base_step = answer.timing.step_seconds if answer.timing is not None else None
         self.table.show_options(answer.estimate.workload, memory.peak, base_step, fits, options)
         self.apply_button.setEnabled(False)
         compared = any(o.traced for o in options)
         self.compare_button.setEnabled(not pending and not compared and bool(traced_changes(answer.estimate.workload)))
         best = next((o for o in options if o.fits), None)
-        if fits:
-            headroom = format_bytes(gpu.memory_bytes - memory.peak) if gpu is not None else ""
-            text = self.tr("Fits as entered, with {free} to spare.").format(free=headroom)
+        if fits and verdict is not None:
+            text = self.tr("Fits as entered, with {free} to spare of {usable} usable.").format(
+                free=format_bytes(verdict.spare), usable=format_bytes(verdict.usable)
+            )
             if options:
                 text += " " + self.tr("Other techniques and what they cost:")
         elif best is not None:
-            cost = (
+            time = (
                 self.tr("step time ×{factor:.2f}").format(factor=best.time_factor)
                 if best.time_factor is not None
                 else self.tr("time not estimated")
             )
-            text = self.tr("Fits if… {change} ({cost})").format(change=self.table.describe(best), cost=cost)
+            text = self.tr("Fits if… {change} ({cost}; {time})").format(
+                change=self.table.describe(best), cost=self.table.cost(best), time=time
+            )
         elif pending:
             text = self.tr("No instant change fits; tracing the other techniques…")
         else:
@@ -267,14 +299,25 @@ class TechniquesPanel(QWidget):
         if pending and (fits or best is not None):
             text += self.tr(" (tracing more techniques…)")
         self.fits_if.setText(text)
-        tint(self.fits_if, self.colors.text if fits or best is not None else self.colors.error)
+        self.stale = False
+        self._tint(self.colors.text if fits or best is not None else self.colors.error)
+
+    def set_stale(self) -> None:
+        """The options shown are for an older workload: muted until the next answer."""
+        self.stale = True
+        self._tint(self._fits_if_color)
+
+    def _tint(self, color: str) -> None:
+        self._fits_if_color = color
+        tint(self.fits_if, self.colors.muted if self.stale else color)
 
     def show_without_device(self, workload: Workload, peak: int) -> None:
         """A CPU run: no device memory to fit, so nothing to compare against."""
         self.options = []
         self.table.show_options(workload, peak, None, None, [])
         self.fits_if.setText(self.tr("Techniques are compared against a GPU's memory: choose to run on a GPU."))
-        tint(self.fits_if, self.colors.text)
+        self.stale = False
+        self._tint(self.colors.text)
         self.compare_button.setEnabled(False)
         self.apply_button.setEnabled(False)
 
