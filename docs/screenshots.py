@@ -107,7 +107,7 @@ def build_shots(app: Any, window: Any, settle: Any) -> None:
     form = tab.recommend.form
     form.use_own.setChecked(True)
     form.set_workload(Workload("llama-3-8b", task="lora", precision="bf16", batch=2, seq=1024))
-    form.budget.setValue(10_000)
+    form.budget.setText("10000")
     tab.recommend.run()
     deadline = time.monotonic() + 300
     while tab.recommend.plan is None and time.monotonic() < deadline:

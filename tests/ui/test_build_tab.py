@@ -241,12 +241,13 @@ def test_recommend_with_a_real_trace(qtbot, tab: BuildTab, tiny_llama: Path) -> 
     panel = tab.recommend
     form = panel.form
     form.use_own.setChecked(True)
-    form.model.setEditText(str(tiny_llama))
-    form.task.setCurrentIndex(form.task.findData("finetune"))
-    form.precision.setCurrentIndex(form.precision.findData("amp_bf16"))
-    form.batch.setValue(4)
-    form.seq.setValue(128)
-    form.budget.setValue(6000)
+    fields = form.fields
+    fields.model.setEditText(str(tiny_llama))
+    fields.task.setCurrentIndex(fields.task.findData("finetune"))
+    fields.precision.setCurrentIndex(fields.precision.findData("amp_bf16"))
+    fields.batch.setValue(4)
+    fields.seq.setValue(128)
+    form.budget.setText("6000")
     form.rent.setChecked(True)
     qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
     assert panel.traces_started == 1 and panel.running()
@@ -270,18 +271,18 @@ def test_recommend_with_a_real_trace(qtbot, tab: BuildTab, tiny_llama: Path) -> 
     assert view.break_even.isVisible() == (plan.break_even is not None)
 
     # A new limit is planned from the kept trace, at once.
-    form.budget.setValue(2000)
+    form.budget.setText("2000")
     qtbot.waitUntil(lambda: panel.plan is not plan, timeout=2_000)
     assert panel.traces_started == 1
     assert panel.plan is not None and all(c.cost <= 2000 for c in panel.plan.candidates)
     # Nothing within the budget: the plan says what it would take.
-    form.budget.setValue(100)
+    form.budget.setText("100")
     qtbot.waitUntil(lambda: panel.plan is not None and panel.plan.shortfall is not None, timeout=2_000)
     assert view.candidates.rowCount() == 0
     assert view.message.text().startswith("Nothing within $100")
 
     # Choosing a candidate loads it into the list.
-    form.budget.setValue(0)  # no limit
+    form.budget.clear()  # no limit
     qtbot.waitUntil(lambda: panel.plan is not None and bool(panel.plan.candidates), timeout=2_000)
     chosen = panel.plan.candidates[0]  # type: ignore[union-attr]
     view.candidates.cellDoubleClicked.emit(0, 0)
@@ -323,7 +324,7 @@ def test_cancel_stops_the_trace(qtbot, tab: BuildTab, tmp_path: Path) -> None:  
     untraced.write_text(json.dumps({**TINY_LLAMA, "hidden_size": 96, "intermediate_size": 288}))
     panel = tab.recommend
     panel.form.use_own.setChecked(True)
-    panel.form.model.setEditText(str(untraced))
+    panel.form.fields.model.setEditText(str(untraced))
     panel.run()
     assert panel.running() and panel.cancel_button.isVisible()
     qtbot.waitUntil(lambda: bool(live_children()), timeout=10_000)  # the trace process has started

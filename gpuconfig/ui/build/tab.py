@@ -326,6 +326,10 @@ class BuildTab(QWidget):
             self._remember()
         self.recommend.shutdown(wait_ms)
 
+    def apply_headroom(self) -> None:
+        """The user set another fit headroom: the Recommend panel plans with it."""
+        self.recommend.apply_headroom()
+
     def apply_colors(self, colors: Colors) -> None:
         self.colors = colors
         self.view.apply_colors(colors)

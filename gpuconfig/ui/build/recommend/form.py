@@ -1,4 +1,5 @@
-"""What the recommendation is for: the workload (the Workload tab's, or a model typed here) and the limits."""
+"""What the recommendation is for: the workload (the Workload tab's, or set here with every field the Workload
+tab has), the limits, the job (dataset, epochs, electricity) and which changes the plan may make."""
 
 from __future__ import annotations
 
@@ -7,32 +8,47 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
+    QFormLayout,
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QRadioButton,
+    QSizePolicy,
     QSpinBox,
+    QToolButton,
     QWidget,
 )
 
 from gpuconfig.core.build.rules import Circuit
 from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.egpu.check import PORT_LABELS
-from gpuconfig.core.planner.recommend import Constraints
-from gpuconfig.core.workload.models import zoo
-from gpuconfig.core.workload.spec import MAX_SIZE, PRECISIONS, TASKS, Workload, WorkloadError
+from gpuconfig.core.planner.recommend import Constraints, PlanError
+from gpuconfig.core.workload.fit import Headroom
+from gpuconfig.core.workload.spec import PRECISIONS, TASKS, Workload, WorkloadError
 from gpuconfig.ui.theme import mark
+from gpuconfig.ui.workload.form import WorkloadForm
 
-MAX_BUDGET = 10_000_000
+# The Workload tab's rows a plan decides itself: the planner picks the GPUs, their count and the strategy.
+PLANNED_ROWS = ("device", "gpus", "gpu")
 
 
 def describe(workload: Workload) -> str:
-    """'llama-3-8b · LoRA · pure BF16 · batch 4 · 2,048 long' (the core's names for the choices)."""
+    """'llama-3-8b · LoRA · pure BF16 · batch 4 · length 2,048 · checkpointing' (the core's names for the
+    choices)."""
     parts = [workload.model, TASKS[workload.task], PRECISIONS[workload.precision], f"batch {workload.batch}"]
     if workload.seq:
         parts.append(f"length {workload.seq:,}")
+    if workload.training and workload.grad_accum > 1:
+        parts.append(f"{workload.grad_accum} accumulated")
+    if workload.training and workload.checkpointing:
+        parts.append("checkpointing")
     return " · ".join(parts)
+
+
+def for_planning(workload: Workload) -> Workload:
+    """The workload on one CUDA GPU: the plan chooses the cards, their count and the strategy."""
+    return workload.with_changes(gpus=1, strategy="ddp", device="cuda")
 
 
 def _combo(name: str, length: int = 8) -> QComboBox:
@@ -42,6 +58,16 @@ def _combo(name: str, length: int = 8) -> QComboBox:
     box.setMinimumContentsLength(length)
     box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     return box
+
+
+def _number(name: str, placeholder: str, tip: str) -> QLineEdit:
+    """A number typed as text, so that what cannot be used is refused with a message rather than swallowed."""
+    edit = QLineEdit()
+    edit.setObjectName(name)
+    edit.setPlaceholderText(placeholder)
+    edit.setToolTip(tip)
+    edit.setMinimumWidth(70)
+    return edit
 
 
 class RecommendForm(QWidget):
@@ -54,7 +80,7 @@ class RecommendForm(QWidget):
         self._tab_workload: Workload | None = None
         self.use_tab = QRadioButton(self.tr("Workload tab:"))
         self.use_tab.setObjectName("use_tab_workload")
-        self.use_own = QRadioButton(self.tr("This model:"))
+        self.use_own = QRadioButton(self.tr("Set here:"))
         self.use_own.setObjectName("use_own_workload")
         group = QButtonGroup(self)
         group.addButton(self.use_tab)
@@ -63,30 +89,30 @@ class RecommendForm(QWidget):
         self.tab_workload.setObjectName("tab_workload")
         mark(self.tab_workload, "muted")
         self.tab_workload.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.tab_workload.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
-        self.model = QComboBox()
-        self.model.setObjectName("plan_model")
-        self.model.setEditable(True)
-        self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.model.setMinimumContentsLength(10)
-        self.model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        for entry in zoo().values():
-            self.model.addItem(f"{entry.name} ({entry.id})", entry.id)
-        self.model.setToolTip(self.tr("A built-in model, or the path of a Hugging Face config.json"))
-        self.task = self._choices("plan_task", TASKS)
-        self.precision = self._choices("plan_precision", PRECISIONS)
-        self.batch = self._spin("plan_batch", 1, MAX_SIZE, self.tr("Samples per GPU in one step"))
-        self.seq = self._spin("plan_seq", 0, MAX_SIZE, self.tr("Tokens per sample, or the image side (0: the model's)"))
-        self.seq.setSpecialValueText(self.tr("model default"))
+        # Every field of the Workload tab's form, shown on request; the rows the plan decides are hidden.
+        self.fields = WorkloadForm([])
+        self.fields.setObjectName("plan_workload")
+        layout = self.fields.layout()
+        assert isinstance(layout, QFormLayout)
+        for key in PLANNED_ROWS:
+            layout.setRowVisible(self.fields.labels[key], False)
+        self.fields.hide()
+        self.details_button = QToolButton()
+        self.details_button.setObjectName("plan_workload_toggle")
+        self.details_button.setCheckable(True)
+        self.details_button.setAutoRaise(True)
+        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.details_button.setToolTip(
+            self.tr("Every field of the workload: optimizer, accumulation, checkpointing, attention, LoRA, …")
+        )
 
-        self.budget = QDoubleSpinBox()
-        self.budget.setObjectName("plan_budget")
-        self.budget.setRange(0, MAX_BUDGET)
-        self.budget.setDecimals(0)
-        self.budget.setSingleStep(500)
-        self.budget.setGroupSeparatorShown(True)
-        self.budget.setMinimumWidth(90)
-        self.budget.setSpecialValueText(self.tr("no limit"))
+        self.budget = _number(
+            "plan_budget", self.tr("no limit"), self.tr("The most the machine may cost; empty: no limit")
+        )
         self.currency = QComboBox()
         self.currency.setObjectName("plan_currency")
         for code in CURRENCIES:
@@ -103,135 +129,217 @@ class RecommendForm(QWidget):
             if port != "USB-C":  # a port without PCIe has no eGPU to plan
                 self.port.addItem(label, port)
         self.port.setCurrentIndex(self.port.findData("TB4"))
-        self.max_gpus = self._spin("plan_max_gpus", 1, 8, self.tr("The most GPUs one machine may hold"))
+        self.port.setToolTip(self.tr("The laptop's port, for a laptop with an eGPU"))
+        self.max_gpus = QSpinBox()
+        self.max_gpus.setObjectName("plan_max_gpus")
+        self.max_gpus.setRange(1, 8)
         self.max_gpus.setValue(4)
-        self.circuit = _combo("plan_circuit", 16)
+        self.max_gpus.setSuffix(self.tr(" GPUs"))
+        self.max_gpus.setToolTip(self.tr("The most GPUs one machine may hold"))
+        self.circuit = _combo("plan_circuit", 12)
         for circuit in circuits.values():
             self.circuit.addItem(circuit.label, circuit.id)
             self.circuit.setItemData(self.circuit.count() - 1, circuit.source, Qt.ItemDataRole.ToolTipRole)
+        self.samples = _number(
+            "plan_samples",
+            self.tr("samples, not given"),
+            self.tr("Samples in the dataset: each build's and rental's job time and cost, and when buying pays off"),
+        )
+        self.epochs = _number("plan_epochs", "1", self.tr("Passes over the dataset: the job is samples × epochs"))
+        self.electricity = _number(
+            "plan_electricity",
+            self.tr("not counted"),
+            self.tr("The price of a kWh, in the currency chosen: a bought build's running cost per job"),
+        )
+        self.electricity_unit = QLabel()
+        self.headroom = QLabel()
+        self.headroom.setObjectName("plan_headroom")
+        mark(self.headroom, "muted")
+        self.as_asked = QCheckBox(self.tr("Only as asked (no changes)"))
+        self.as_asked.setObjectName("plan_as_asked")
+        self.as_asked.setToolTip(
+            self.tr(
+                "Only machines that hold the workload as asked (or in smaller micro-batches with gradient"
+                " accumulation); no checkpointing, 8-bit optimizer or sharding the plan would add"
+            )
+        )
+        self.change_result = QCheckBox(self.tr("Allow changes to what is trained (LoRA, QLoRA, quantized weights)"))
+        self.change_result.setObjectName("plan_change_result")
+        self.change_result.setToolTip(
+            self.tr("Also try changes that train fewer weights or compute with quantized ones: the result differs")
+        )
 
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(5)
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        grid.addWidget(self.use_tab, 0, 0)
+        grid.addWidget(self.tab_workload, 0, 1, 1, 3)
+        grid.addWidget(self.use_own, 1, 0)
+        grid.addWidget(self.details_button, 1, 1, 1, 3)
+        grid.addWidget(self.fields, 2, 0, 1, 4)
         budget = QWidget()
         budget_row = QHBoxLayout(budget)
         budget_row.setContentsMargins(0, 0, 0, 0)
         budget_row.addWidget(self.budget, 1)
         budget_row.addWidget(self.currency)
-        grid.addWidget(self.use_tab, 0, 0)
-        grid.addWidget(self.tab_workload, 0, 1, 1, 3)
-        grid.addWidget(self.use_own, 1, 0)
-        grid.addWidget(self.model, 1, 1, 1, 3)
+        electricity = QWidget()
+        electricity_row = QHBoxLayout(electricity)
+        electricity_row.setContentsMargins(0, 0, 0, 0)
+        electricity_row.addWidget(self.electricity, 1)
+        electricity_row.addWidget(self.electricity_unit)
         pairs: list[tuple[str, QWidget, str, QWidget]] = [
-            (self.tr("Task"), self.task, self.tr("Precision"), self.precision),
-            (self.tr("Batch"), self.batch, self.tr("Length"), self.seq),
             (self.tr("Budget"), budget, self.tr("Machine"), self.form),
             (self.tr("Up to"), self.max_gpus, "", self.rent),
+            (self.tr("Circuit"), self.circuit, self.tr("Port"), self.port),
+            (self.tr("Dataset"), self.samples, self.tr("Epochs"), self.epochs),
+            (self.tr("Electricity"), electricity, "", self.headroom),
         ]
-        for row, (first, first_field, second, second_field) in enumerate(pairs, start=2):
+        for row, (first, first_field, second, second_field) in enumerate(pairs, start=3):
             grid.addWidget(QLabel(first), row, 0, right)
             grid.addWidget(first_field, row, 1)
             if second:
                 grid.addWidget(QLabel(second), row, 2, right)
             grid.addWidget(second_field, row, 3)
-        grid.addWidget(QLabel(self.tr("Circuit")), 6, 0, right)
-        grid.addWidget(self.circuit, 6, 1, 1, 3)
-        grid.addWidget(QLabel(self.tr("Laptop port")), 7, 0, right)
-        grid.addWidget(self.port, 7, 1, 1, 3)
+        grid.addWidget(self.as_asked, 8, 1, 1, 3)
+        grid.addWidget(self.change_result, 9, 1, 1, 3)
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
 
-        self.use_own.setChecked(True)
         self.use_tab.setEnabled(False)
-        self.max_gpus.setSuffix(self.tr(" GPUs"))
-        self.use_tab.toggled.connect(self._update_enabled)
+        self.use_own.setChecked(True)
+        self.details_button.toggled.connect(self._on_details)
+        self.use_tab.toggled.connect(self._on_source)
         self.form.currentIndexChanged.connect(self._update_enabled)
-        for box in (self.task, self.precision, self.currency, self.form, self.circuit, self.model, self.port):
+        self.as_asked.toggled.connect(self._update_enabled)
+        self.currency.currentIndexChanged.connect(self._update_unit)
+        self.fields.changed.connect(self._on_fields)
+        for box in (self.currency, self.form, self.circuit, self.port):
             box.currentIndexChanged.connect(self.changed)
-        for spin in (self.batch, self.seq, self.max_gpus):
-            spin.valueChanged.connect(self.changed)
-        self.budget.valueChanged.connect(self.changed)
-        self.rent.toggled.connect(self.changed)
-        self.use_tab.toggled.connect(self.changed)
+        self.max_gpus.valueChanged.connect(self.changed)
+        for edit in (self.budget, self.samples, self.epochs, self.electricity):
+            edit.textChanged.connect(self.changed)
+        for check in (self.rent, self.as_asked, self.change_result, self.use_tab):
+            check.toggled.connect(self.changed)
         self.set_workload(Workload("llama-3-8b", task="lora", precision="bf16", batch=4, seq=2048))
+        self.set_headroom(None)
+        self._update_unit()
         self._update_enabled()
 
-    def _choices(self, name: str, names: dict[str, str]) -> QComboBox:
-        box = _combo(name)
-        for key, label in names.items():
-            box.addItem(self.tr(label), key)
-        return box
-
-    def _spin(self, name: str, low: int, high: int, tip: str) -> QSpinBox:
-        box = QSpinBox()
-        box.setObjectName(name)
-        box.setRange(low, high)
-        box.setGroupSeparatorShown(True)
-        box.setToolTip(tip)
-        return box
-
     def _update_enabled(self) -> None:
-        own = not self.use_tab.isChecked()
-        for widget in (self.model, self.task, self.precision, self.batch, self.seq):
-            widget.setEnabled(own)
+        self.fields.setEnabled(self.use_own.isChecked())
         laptop = self.form.currentData() == "egpu"
         self.port.setEnabled(laptop)
         self.max_gpus.setEnabled(not laptop)  # an enclosure holds one card
         self.circuit.setEnabled(not laptop)
+        self.change_result.setEnabled(not self.as_asked.isChecked())
+
+    def _update_unit(self) -> None:
+        self.electricity_unit.setText(self.tr("{currency} per kWh").format(currency=self.currency.currentData()))
 
     # -- the workload -----------------------------------------------------------------------------
 
     def set_tab_workload(self, workload: Workload | None) -> None:
-        """What the Workload tab answers now (None: nothing yet); chosen by default once there is one."""
+        """What the Workload tab answers now (None: nothing yet); chosen by default once there is one. While it
+        is chosen, the fields show it (as the plan will run it), ready to be changed with "Set here"."""
         first = self._tab_workload is None and workload is not None
         self._tab_workload = workload
         self.use_tab.setEnabled(workload is not None)
         self.tab_workload.setText(describe(workload) if workload else self.tr("nothing answered there yet"))
+        self.tab_workload.setToolTip(self.tab_workload.text())
         if first:
             self.use_tab.setChecked(True)
         elif workload is None:
             self.use_own.setChecked(True)
+        self._show_tab_workload()
+
+    def _show_tab_workload(self) -> None:
+        if not self.use_tab.isChecked() or self._tab_workload is None:
+            return
+        try:
+            self.fields.set_workload(for_planning(self._tab_workload))
+        except WorkloadError:
+            self.fields.set_workload(self._tab_workload)  # workload() names what cannot run on a GPU
 
     def set_workload(self, workload: Workload) -> None:
-        """Fill the own-model fields."""
-        index = self.model.findData(workload.model)
-        if index >= 0:
-            self.model.setCurrentIndex(index)
-        else:
-            self.model.setEditText(workload.model)
-        self.task.setCurrentIndex(self.task.findData(workload.task))
-        self.precision.setCurrentIndex(self.precision.findData(workload.precision))
-        self.batch.setValue(workload.batch)
-        self.seq.setValue(workload.seq or 0)
-
-    def _model_ref(self) -> str:
-        text = self.model.currentText().strip()
-        index = self.model.findText(text)
-        return str(self.model.itemData(index)) if index >= 0 else text
+        """Fill the fields (the workload used with "Set here")."""
+        self.fields.set_workload(workload)
 
     def workload(self) -> Workload:
+        """The workload to plan for, on one CUDA GPU (the plan chooses the cards and how many)."""
         if self.use_tab.isChecked() and self._tab_workload is not None:
-            return self._tab_workload.with_changes(gpus=1, strategy="ddp", device="cuda")
-        if not self._model_ref():
+            return for_planning(self._tab_workload)
+        if not self.fields.model_ref():
             raise WorkloadError("model: choose a built-in model or give a config.json")
-        return Workload(
-            self._model_ref(),
-            task=str(self.task.currentData()),
-            precision=str(self.precision.currentData()),
-            batch=self.batch.value(),
-            seq=self.seq.value() or None,
+        return for_planning(self.fields.workload())
+
+    def show_details(self, shown: bool) -> None:
+        self.details_button.setChecked(shown)
+
+    def _on_details(self, shown: bool) -> None:
+        self.fields.setVisible(shown)
+        self.details_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+    def _on_source(self) -> None:
+        self._show_tab_workload()
+        self._update_enabled()
+        if self.use_own.isChecked() and self._tab_workload is not None:
+            self.show_details(True)  # the fields are what is planned now: show them
+
+    def _on_fields(self) -> None:
+        try:
+            text = describe(self.fields.workload())
+        except WorkloadError as exc:
+            text = str(exc)
+        self.details_button.setText(text)
+        self.changed.emit()
+
+    # -- the limits and the job -------------------------------------------------------------------
+
+    def set_headroom(self, headroom: Headroom | None) -> None:
+        """Say which headroom every fit verdict of the plan keeps (None: not known yet)."""
+        if headroom is None:
+            self.headroom.clear()
+            return
+        self.headroom.setText(self.tr("Fit headroom: {percent}").format(percent=headroom.percent))
+        self.headroom.setToolTip(
+            self.tr("Each build holds its peak within the card's memory less {percent}: {why}").format(
+                percent=headroom.percent, why=headroom.why
+            )
         )
 
+    def allow_result_changes(self) -> bool:
+        return self.change_result.isChecked() and not self.as_asked.isChecked()
+
+    def only_as_asked(self) -> bool:
+        return self.as_asked.isChecked()
+
+    def _figure(self, name: str, edit: QLineEdit) -> float | None:
+        """What a number field holds (None when empty); PlanError naming the field when it is not a number."""
+        text = "".join(edit.text().split()).replace(",", "")
+        if not text:
+            return None
+        try:
+            return float(text)
+        except ValueError:
+            raise PlanError(
+                self.tr("{field}: expected a number, got {text}").format(field=name, text=repr(edit.text()))
+            ) from None
+
     def constraints(self) -> Constraints:
-        budget = self.budget.value()
+        """The limits and the job; PlanError naming the field that cannot be used (a budget of nothing, below
+        zero or not finite is refused, never read as "no limit")."""
+        epochs = self._figure("epochs", self.epochs)
         return Constraints(
-            budget=budget if budget > 0 else None,
+            budget=self._figure("budget", self.budget),
             currency=str(self.currency.currentData()),
             rent=self.rent.isChecked(),
             form=str(self.form.currentData()),
             max_gpus=self.max_gpus.value(),
             circuit=str(self.circuit.currentData()),
             port=str(self.port.currentData()) if self.form.currentData() == "egpu" else None,
+            samples=self._figure("samples", self.samples),
+            epochs=1.0 if epochs is None else epochs,
+            electricity_per_kwh=self._figure("electricity", self.electricity),
         )
