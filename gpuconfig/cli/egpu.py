@@ -72,11 +72,11 @@ def run(args: argparse.Namespace) -> Reply | int:
 
         host = replace(host, os=args.os or host.os, charger_w=args.charger)
     answer = None
+    headroom = headroom_of(args, store)  # checked with or without a workload
     if args.model:
         if "gpu" not in parts:
             raise UsageError("--model: the slowdown needs the card (--gpu)")
         asked = workload(args)
-        headroom = headroom_of(args, store)
         try:
             traced = TraceService(timeout_s=args.trace_timeout).fit_for(asked)
             answer = traced.answer(asked, gpu_spec(store, parts["gpu"].id), headroom)

@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> Reply | int:
             owned=tuple(args.own),
             samples=args.samples,
             epochs=args.epochs,
+            as_asked=args.as_asked,
             electricity_per_kwh=args.electricity,
             dataset_gb=args.dataset_gb,
             port=args.port,
@@ -139,7 +140,7 @@ def _text(plan: Any, store: Any, cur: str, top: int) -> str:
     if rows:
         unit = "tokens/s" if plan.candidates[0].option.tokens_per_s is not None else "samples/s"
         head = ["GPUs", "strategy", "change", "cost", unit, "peak/GPU", "wall", "Pareto"]
-        out.append(table(head + (["job", "electricity", "jobs to pay off"] if job else []), rows))
+        out.append(table(head + (["job", "electricity (full power)", "jobs to pay off"] if job else []), rows))
         best = plan.candidates[0]
         out.append(f"\nbest per {format_money(1000, cur)}: {best.build.name} ({best.change.text()})")
         for line in best.build.lines:

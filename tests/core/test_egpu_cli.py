@@ -58,7 +58,7 @@ def test_a_workload_too_big_for_the_card_does_not_fit_and_gets_no_step_time(stor
     assert record["fit"]["verdict"]["fits"] is False and record["fit"]["verdict"]["peak"] == verdict.peak
     text = egpu_text(report)
     assert "compatible; the workload does not fit the card" in text
-    assert f"[FAIL] fit: Llama 3 8B lora {needed}" in text and "GeForce RTX 4070 has" in text
+    assert f"[FAIL] fit: Llama 3 8B LoRA {needed}" in text and "GeForce RTX 4070 has" in text
 
 
 def test_the_command_says_the_workload_does_not_fit_with_the_memory_it_needs(

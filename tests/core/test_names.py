@@ -141,3 +141,16 @@ def test_a_name_that_names_no_one_part_is_one_line_and_exit_2(args: tuple[str, .
     assert result.returncode == 2, result.stderr
     assert needle in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("typed", "model_id"),
+    [("Llama 3 8B", "llama-3-8b"), ("llama 3 8b", "llama-3-8b"), ("qwen2.5 72b", "qwen2.5-72b"), ("GPT2", "gpt2")],
+)
+def test_a_built_in_model_resolves_by_its_name_or_words(typed: str, model_id: str) -> None:
+    assert resolve_model(typed).ref == model_id
+
+
+def test_words_that_name_several_models_list_them() -> None:
+    with pytest.raises(WorkloadError, match=r"^model: 'llama' names several built-in models: llama-2-13b, "):
+        resolve_model("llama")

@@ -403,3 +403,43 @@ def test_cli_recommend_as_a_new_user_asks_names_the_change() -> None:
     plain = json.loads(as_asked.stdout)
     assert plain["changes_tried"] == []
     assert all(c["change"]["change"] in (None,) or "micro-batch" in c["change"]["change"] for c in plain["candidates"])
+
+
+def test_zero_offload_only_where_nothing_else_fits_and_never_as_asked(store: Store) -> None:
+    """GPT-2 XL full fine-tune in TF32 with AdamW (about 33 GiB) on every card: ZeRO-Offload is the choice only
+    where no micro-batch of the usual strategies fits, the machine's memory is sized for the optimizer state it
+    moves to the host, and an as-asked plan never offloads."""
+    from gpuconfig.core.planner.gpus import STRATEGIES
+    from gpuconfig.core.workload.fit import default_headroom
+    from gpuconfig.core.workload.spec import OFFLOAD
+
+    workload = Workload("gpt2-xl", task="finetune", batch=2, seq=256, precision="tf32")
+    fit = TraceService().fit_for(workload)
+    options = GpuOptions(fit.source, fit.fitted, workload, default_headroom())
+    plain = GpuOptions(fit.source, fit.fitted, workload, default_headroom(), offload=False)
+    offloaded = 0
+    for part in store.parts("gpu"):
+        gpu = GpuSpec.from_specs(part.id, part.name, part.specs)
+        chosen, without = options.option(gpu, 1), plain.option(gpu, 1)
+        if without.fits:
+            assert chosen == without and chosen.strategy in STRATEGIES
+        elif chosen.fits:
+            offloaded += 1
+            assert chosen.strategy == OFFLOAD and options.host_bytes(chosen) > 0
+    assert offloaded  # the 16-24 GB cards hold it only with the optimizer on the host
+
+    def plan(constraints: Constraints) -> Plan:
+        parts, rules, rate = plan_parts(store), build_rules(), store.exchange_rate()
+        return recommend(fit.source, fit.fitted, workload, constraints, parts, rules, rate, store.part)
+
+    as_asked = plan(Constraints(as_asked=True, max_gpus=1))
+    assert all(c.option.strategy != OFFLOAD for c in as_asked.candidates)
+    planned = plan(Constraints(max_gpus=1, budget=4000))
+    offloads = [c for c in planned.candidates if c.option.strategy == OFFLOAD]
+    assert offloads
+    for c in offloads:
+        assert "ZeRO-Offload" in c.change.label and c.change.time_factor is not None and c.change.time_factor >= 1
+        resolved = resolve(c.build, store.part)
+        ram = sum(int(item.spec("capacity_gb")) * item.count for item in resolved.by_kind["ram"])
+        host = options.host_bytes(c.option) / 1024**3
+        assert ram >= c.option.gpu.memory_bytes / 1024**3 + host

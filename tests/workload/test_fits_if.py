@@ -3,6 +3,7 @@ and before changes to what is trained, every verdict with the answer's headroom.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -65,12 +66,19 @@ def test_ranking_puts_fitting_free_changes_before_purchases_and_changed_results(
     order = [o.label for o in ranked(options)]
     assert order == [
         "activation checkpointing",
-        "FSDP over 2 GPUs",
         "QLoRA",
+        "FSDP over 2 GPUs",
         "micro-batch 1 with 3x gradient accumulation",
     ]
-    assert [o.cost for o in ranked(options)][:3] == [FREE, MORE_GPUS, CHANGES_RESULT]
-    assert COSTS == (FREE, MORE_GPUS, CHANGES_RESULT)
+    assert [o.cost for o in ranked(options)][:3] == [FREE, CHANGES_RESULT, MORE_GPUS]
+    assert COSTS == (FREE, CHANGES_RESULT, MORE_GPUS)
+    # A change whose time is a lower bound (ZeRO-Offload: the CPU's step is not priced) comes after the free
+    # changes priced in full, however fast it looks.
+    offload = replace(option("optimizer on the CPU", True, 1.0), time_in_full=False)
+    assert [o.label for o in ranked([offload, option("slow but priced", True, 1.5)])] == [
+        "slow but priced",
+        "optimizer on the CPU",
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ that names nothing, the ids and names closest to it ("did you mean ...?")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from difflib import get_close_matches
 
 from gpuconfig.core.catalog.model import Part
@@ -149,3 +149,16 @@ def _likeness(a: str, b: str) -> float:
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1] != b[j - 2]:
                 row[j] = min(row[j], earlier[j - 2] + 0.5)
     return 1 - row[-1] / max(len(a), len(b), 1)
+
+
+def named_ids(text: str, names: Mapping[str, str]) -> list[str]:
+    """The ids of `names` (id -> name) that `text` names: the id or the name in any letters, else every one
+    whose id and name hold all of its words (more than one: ambiguous)."""
+    typed = _plain(text)
+    exact = [i for i, name in names.items() if typed in (i.lower(), _plain(name))]
+    if exact:
+        return exact
+    words = _words(text)
+    if not words:
+        return []
+    return [i for i, name in names.items() if words <= _words(f"{i} {name}")]

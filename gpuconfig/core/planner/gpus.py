@@ -19,8 +19,9 @@ from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import OFFLOAD, Workload
 
 # Data-parallel strategies, least communication first: the planner takes the first that fits. ZeRO-Offload
-# (the optimizer on the host) comes last, on one card as on several: its copies cross the card's own link.
-STRATEGIES = ("ddp", "zero1", "zero2", "fsdp", OFFLOAD)
+# (the optimizer on the host) is tried only after every micro-batch with these: its copies cross the card's
+# own link and the CPU's optimizer step is not priced.
+STRATEGIES = ("ddp", "zero1", "zero2", "fsdp")
 
 
 @dataclass(frozen=True)
@@ -50,16 +51,22 @@ class GpuOption:
 class GpuOptions:
     """Answers for one workload over any GPU and count, with memory and step times cached."""
 
-    def __init__(self, source: ModelSource, fitted: Fitted, workload: Workload, headroom: Headroom) -> None:
+    def __init__(
+        self, source: ModelSource, fitted: Fitted, workload: Workload, headroom: Headroom, offload: bool = True
+    ) -> None:
+        """`offload`: ZeRO-Offload may be tried (a training workload whose optimizer has state) when nothing
+        else fits."""
         self.source, self.fitted, self.workload, self.headroom = source, fitted, workload, headroom
         self.seq = workload.seq or source.default_seq()
+        self.offload = offload and workload.training and workload.device == "cuda"
         self._peak = cache(self._peak_uncached)
         self._timing = cache(self._timing_uncached)
+        smaller = [(w.batch, w.grad_accum) for w in smaller_micro_batches(workload)]
+        self._micro_batches = [(workload.batch, workload.grad_accum), *smaller]
 
     def micro_batches(self) -> list[tuple[int, int]]:
         """The user's micro-batch, then the same effective batch in smaller ones (batch, grad_accum)."""
-        smaller = [(w.batch, w.grad_accum) for w in smaller_micro_batches(self.workload)]
-        return [(self.workload.batch, self.workload.grad_accum), *smaller]
+        return list(self._micro_batches)
 
     def _peak_uncached(self, count: int, strategy: str, batch: int, accum: int, hopper: bool) -> int:
         workload = self.workload.with_changes(gpus=count, strategy=strategy, batch=batch, grad_accum=accum)
@@ -82,25 +89,36 @@ class GpuOptions:
         memory = memory_at(self.fitted, workload, batch, self.seq)
         return float(memory.weights), self.fitted.at("grad_bytes", batch, self.seq) if workload.training else 0.0
 
+    def host_bytes(self, option: GpuOption) -> float:
+        """System memory the option keeps on the host: with ZeRO-Offload, the whole optimizer state and a copy
+        of the gradients it updates from (both live in CPU memory, arXiv 2101.06840 section 4.1)."""
+        if option.strategy != OFFLOAD:
+            return 0.0
+        workload = self.workload.with_changes(gpus=1, strategy="ddp", batch=option.batch, grad_accum=option.grad_accum)
+        memory = memory_at(self.fitted, workload, option.batch, self.seq)
+        return memory.optimizer + self.fitted.at("grad_bytes", option.batch, self.seq)
+
     def option(self, gpu: GpuSpec, count: int) -> GpuOption:
-        """The fastest way `count` of `gpu` run the workload, or the smallest peak when none fits."""
+        """The first way `count` of `gpu` hold the workload: the largest micro-batch that fits with the least
+        communication, then (allowed) ZeRO-Offload at the largest micro-batch that fits; or the smallest peak
+        when none fits."""
         smallest: GpuOption | None = None
-        for batch, accum in self.micro_batches():
-            strategies: tuple[str, ...] = STRATEGIES if count > 1 else ("ddp", OFFLOAD)
-            if not self.workload.training:
-                strategies = strategies[:1] if count == 1 else strategies[:-1]
-            for strategy in strategies:
-                peak = self._peak(count, strategy, batch, accum, gpu.cc_major == 9)
-                fits = judge(peak, gpu.memory_bytes, self.headroom).fits
-                if not fits and smallest is not None and smallest.peak_bytes <= peak:
-                    continue
-                step, per_device, note = self._timing(gpu, batch, accum) if fits else (None, None, "")
-                samples = per_device * count if per_device is not None else None
-                tokens = samples * self.seq if samples is not None and self.source.reads_tokens else None
-                option = GpuOption(gpu, count, strategy, batch, accum, peak, fits, step, samples, tokens, note)
-                if fits:
-                    return option
-                smallest = option
+        strategies = STRATEGIES if count > 1 else ("ddp",)
+        tries = [(b, a, s) for b, a in self._micro_batches for s in strategies]
+        if self.offload:
+            tries += [(b, a, OFFLOAD) for b, a in self._micro_batches]
+        for batch, accum, strategy in tries:
+            peak = self._peak(count, strategy, batch, accum, gpu.cc_major == 9)
+            fits = judge(peak, gpu.memory_bytes, self.headroom).fits
+            if not fits and smallest is not None and smallest.peak_bytes <= peak:
+                continue
+            step, per_device, note = self._timing(gpu, batch, accum) if fits else (None, None, "")
+            samples = per_device * count if per_device is not None else None
+            tokens = samples * self.seq if samples is not None and self.source.reads_tokens else None
+            option = GpuOption(gpu, count, strategy, batch, accum, peak, fits, step, samples, tokens, note)
+            if fits:
+                return option
+            smallest = option
         assert smallest is not None
         return smallest
 

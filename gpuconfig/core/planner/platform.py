@@ -137,12 +137,14 @@ def cheapest_platform(
     drive_gb: int,
     with_case: bool = True,
     lookup: Callable[[str], Part | None],
+    host_gb: int = 0,
 ) -> tuple[Platform | None, str]:
-    """The cheapest set of parts that passes every rule with `count` x `gpu`, or None and the reason."""
+    """The cheapest set of parts that passes every rule with `count` x `gpu`, or None and the reason;
+    `host_gb` is system memory the workload itself keeps on top (ZeRO-Offload's optimizer state)."""
     cards = [Item(gpu, count)]
     gpu_w = int(gpu.specs.get("tdp_w") or 0) * count
     circuit_w = rules.circuits[circuit].watts if circuit in rules.circuits else 1 << 30
-    needed_ram = math.ceil(float(gpu.specs.get("memory_gb") or 0) * rules.ram_gpu_ratio)
+    needed_ram = math.ceil(float(gpu.specs.get("memory_gb") or 0) * rules.ram_gpu_ratio) + host_gb
     best: Platform | None = None
     reasons: list[str] = []
     for board_price, board in parts("motherboard"):

@@ -63,6 +63,7 @@ class Constraints:
     electricity_per_kwh: float | None = None  # in `currency`
     dataset_gb: int = 0
     checkpoints_kept: int = 3
+    as_asked: bool = False  # no change at all but smaller micro-batches (no ZeRO-Offload either)
     port: str | None = None  # form egpu: the laptop's port (a build.model PORTS id)
     laptop_os: str = "linux"
     charger_w: int | None = None
@@ -120,7 +121,9 @@ class Job:
     """The whole job (dataset x epochs) on one build or rental: its hours and what it costs."""
 
     hours: float
-    cost: float | None  # rented: the hours at the rate; bought: the electricity (None when no price is given)
+    # rented: the hours at the rate; bought: the electricity at the build's full power (every card at its board
+    # power and the CPU at its package power, through the supply: an upper bound), None when no price is given
+    cost: float | None
     first_cost: float | None = None  # bought: the build plus the first job's electricity
 
 
@@ -234,23 +237,24 @@ OFFLOAD_LABEL = "optimizer on the CPU (ZeRO-Offload; the CPU's own optimizer ste
 class Search:
     """The workload as asked and with each change, over any GPU and count: the cheapest way that fits."""
 
-    def __init__(self, variants: Sequence[Variant], headroom: Headroom) -> None:
+    def __init__(self, variants: Sequence[Variant], headroom: Headroom, offload: bool = True) -> None:
         self.variants = list(variants)
-        self.options = [GpuOptions(v.source, v.fitted, v.workload, headroom) for v in self.variants]
+        self.options = [GpuOptions(v.source, v.fitted, v.workload, headroom, offload) for v in self.variants]
         self.asked = self.options[0]
 
     def best(self, spec: GpuSpec, count: int) -> tuple[GpuOption, Change, GpuOptions] | None:
-        """How `count` x `spec` hold the workload: as asked (in smaller micro-batches if need be) when that
-        fits; else the fastest change that keeps the result, the optimizer moved to the CPU last (its CPU
-        step is not priced); else the fastest that changes the result; None when nothing fits."""
+        """How `count` x `spec` hold the workload: as asked when that fits; else the fastest change that keeps
+        the result (a smaller micro-batch among them), the optimizer moved to the CPU last (its CPU step is not
+        priced); else the fastest that changes the result; None when nothing fits."""
         found: list[tuple[bool, bool, float, int, GpuOption, Variant, GpuOptions]] = []
         for index, (variant, options) in enumerate(zip(self.variants, self.options, strict=True)):
             option = options.option(spec, count)
             if not option.fits:
                 continue
             offload = option.strategy == OFFLOAD
-            if index == 0 and not offload:  # the workload as asked fits: no change is needed
-                return option, self._change(spec, option, variant, options), options
+            split = (option.batch, option.grad_accum) != (variant.workload.batch, variant.workload.grad_accum)
+            if index == 0 and not offload and not split:  # the workload as asked fits: no change is needed
+                return option, AS_ASKED, options
             rate = option.throughput or 0.0
             found.append((variant.changes_result, offload, -rate, index, option, variant, options))
         if not found:
@@ -262,7 +266,10 @@ class Search:
         asked = variant.workload if variant.change else self.asked.workload
         labels = [variant.change] if variant.change else []
         if (option.batch, option.grad_accum) != (asked.batch, asked.grad_accum):
-            labels.append(f"micro-batch {option.batch} with {option.grad_accum}x gradient accumulation")
+            if asked.training:
+                labels.append(f"micro-batch {option.batch} with {option.grad_accum}x gradient accumulation")
+            else:
+                labels.append(f"batches of {option.batch}, {option.grad_accum} one after another")
         if option.strategy == OFFLOAD:
             labels.append(OFFLOAD_LABEL)
         if not labels:
@@ -304,7 +311,8 @@ def recommend(
             return None
         return convert_price(part.price, constraints.currency, rate)
 
-    search = Search([Variant("", workload, source, fitted), *changes], headroom)
+    variants = [Variant("", workload, source, fitted), *([] if constraints.as_asked else changes)]
+    search = Search(variants, headroom, offload=not constraints.as_asked)
     options = search.asked
     shelf = Parts(parts, price)
     gpus = [(amount, part, GpuSpec.from_specs(part.id, part.name, part.specs)) for amount, part in shelf("gpu")]
@@ -346,6 +354,7 @@ def recommend(
                 drive_gb=drive_gb,
                 with_case=constraints.form == "tower",
                 lookup=lookup,
+                host_gb=math.ceil(found_options.host_bytes(option) / 1024**3),
             )
             if platform is None:
                 skipped.append(f"{count} x {gpu.name}: {why}")
@@ -604,7 +613,11 @@ def _break_even(candidates: list[Candidate], rentals: list[Rental], constraints:
     samples = build.cost / (per_sample - power)
     build_hours = samples / build_rate / 3600
     rent_hours = samples / (rental.option.samples_per_s or 1) / 3600
-    electricity = "" if constraints.electricity_per_kwh else " (electricity not counted)"
+    electricity = (
+        " (electricity not counted)"
+        if constraints.electricity_per_kwh is None
+        else " (electricity at the build's full power)"
+    )
     return BreakEven(
         samples,
         build_hours,

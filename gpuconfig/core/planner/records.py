@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict
 from typing import Any
 
@@ -64,6 +65,7 @@ def plan_record(plan: Plan) -> dict[str, Any]:
                 "change": change_record(cand.change),
                 "job": job_record(cand.job, c.currency),
                 "jobs_to_break_even": finite_or_none(cand.jobs_to_break_even),
+                "never_pays_off": cand.jobs_to_break_even == math.inf,
                 "build": cand.build.to_json(),
             }
             for cand in plan.candidates

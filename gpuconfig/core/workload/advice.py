@@ -7,14 +7,16 @@ optimizer on the CPU (ZeRO-Offload), FSDP over more GPUs, LoRA, QLoRA, quantized
 is estimated exactly as the workload itself: changes that alter the traced graph are traced (cached like any
 trace), the others are answered from the existing fit, and every verdict is core/workload/fit.py's, with the
 answer's headroom. Where a change is not
-enough the micro-batch is also made smaller on top of it; a combination is traced only when no single change
-of its kind fits. Options that fit come first, ranked by what the change costs: free changes that keep the
-result, then those that need more GPUs (a purchase), then those that change what is trained or computed; within
-each, the fastest, then the fewest changes.
+enough the micro-batch is also made smaller on top of it; checkpointing is also paired with each other traced
+change, as a plan pairs them. Options that fit come first, ranked by what the change costs: free changes that
+keep the result, then free ones that change what is trained or computed, then those that need more GPUs (a
+purchase or a rental); within each, changes whose time is priced in full before ZeRO-Offload (its CPU step is
+not), then the fastest, then the fewest changes.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -30,9 +32,10 @@ from gpuconfig.core.workload.spec import MAX_SIZE, OFFLOAD, Workload, WorkloadEr
 FSDP_GPUS = (2, 4, 8)
 
 
-# What a change costs, in the order options are offered: nothing but time, more GPUs, or the result.
+# What a change costs, in the order options are offered: nothing but time, what is trained or computed, or
+# money (more GPUs: a purchase or a rental).
 FREE, MORE_GPUS, CHANGES_RESULT = "free", "more GPUs", "changes the result"
-COSTS = (FREE, MORE_GPUS, CHANGES_RESULT)
+COSTS = (FREE, CHANGES_RESULT, MORE_GPUS)
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class Option:
     traced: bool  # needed a trace of its own
     changes: int = 1  # how many changes are combined
     more_gpus: bool = False  # needs GPUs beyond the one asked for: a purchase or a rental
+    time_in_full: bool = True  # False: part of its cost is not priced (ZeRO-Offload's CPU step)
 
     @property
     def cost(self) -> str:
@@ -71,13 +75,16 @@ def smaller_micro_batches(workload: Workload) -> Iterator[Workload]:
     below it, the accumulation multiplied to keep the effective batch, while it stays within what a workload
     may ask (a micro-batch of 6 runs as 3 x 2, 2 x 3 or 1 x 6; one of 5 as 1 x 5)."""
     batch, accum = workload.batch, workload.grad_accum
-    for smaller in range(batch // 2, 0, -1):
-        if batch % smaller:
-            continue
-        times = batch // smaller
-        if accum * times > MAX_SIZE:
+    for smaller in _divisors_below(batch):
+        if accum * (batch // smaller) > MAX_SIZE:
             break  # smaller micro-batches need more accumulation still
-        yield workload.with_changes(batch=smaller, grad_accum=accum * times)
+        yield workload.with_changes(batch=smaller, grad_accum=accum * (batch // smaller))
+
+
+def _divisors_below(n: int) -> list[int]:
+    """The divisors of n smaller than n, largest first (found up to its square root)."""
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return sorted({*small, *(n // d for d in small)} - {n}, reverse=True)
 
 
 def _shrunk(base: Answer, fit: tuple[ModelSource, Any], workload: Workload, reference: float | None, prefix: str,
@@ -143,7 +150,7 @@ def _offloaded(base: Answer, gpu: GpuSpec, reference: float | None) -> Option:
         comm = communication_seconds(OFFLOAD, 1, 0.0, grads, workload.grad_accum, link)
         step = max(step, comm) if step is not None else None
         label = f"{OFFLOAD_CHANGE} (copies over {link.name}; the CPU's optimizer step not counted)"
-    option = _option(label, answer, reference, False, False)
+    option = replace(_option(label, answer, reference, False, False), time_in_full=False)
     if step is not None and reference:
         option = replace(option, step_seconds=step, time_factor=step / reference)
     return option
@@ -218,10 +225,7 @@ def advise(
 
     for label, changed, alters in singles:
         trace(label, changed, alters, 1)
-    for label, changed, alters in pairs:
-        if any(o.fits and o.changes_result == alters and not o.more_gpus for o in options):
-            done += 1  # a single change of the same kind fits already: the pair would only be slower
-            continue
+    for label, changed, alters in pairs:  # the same pairs a plan may make (core/planner/changes.py)
         trace(label, changed, alters, 2)
     if progress is not None:
         progress(total, total, "done")
@@ -229,12 +233,13 @@ def advise(
 
 
 def ranked(options: list[Option]) -> list[Option]:
-    """Fitting options first; among them by what the change costs (free, more GPUs, changes the result),
-    then the fastest, the fewest changes, the smallest peak."""
+    """Fitting options first; among them by what the change costs (free, changes the result, more GPUs),
+    those whose time is priced in full before those whose time is a lower bound, then the fastest, the fewest
+    changes, the smallest peak."""
 
-    def key(option: Option) -> tuple[bool, int, float, int, int]:
+    def key(option: Option) -> tuple[bool, int, bool, float, int, int]:
         time = option.time_factor if option.time_factor is not None else float("inf")
-        return (not option.fits, COSTS.index(option.cost), time, option.changes, option.peak)
+        return (not option.fits, COSTS.index(option.cost), not option.time_in_full, time, option.changes, option.peak)
 
     return sorted(options, key=key)
 
@@ -249,5 +254,6 @@ def option_record(option: Option) -> dict[str, Any]:
         "changes_result": option.changes_result,
         "cost": option.cost,
         "changes": option.changes,
+        "time_in_full": option.time_in_full,
         "workload": option.workload.to_json(),
     }

@@ -35,7 +35,7 @@ class Headroom:
 
     @property
     def percent(self) -> str:
-        return f"{100 * self.share:.0f} %"
+        return f"{round(100 * self.share, 1):g} %"
 
 
 def default_headroom() -> Headroom:
@@ -100,13 +100,13 @@ class Verdict:
         """One line for the commands and the reports."""
         gib = 1024**3
         usable = (
-            f"{self.usable / gib:.1f} GiB usable ({self.memory / gib:.1f} GiB less {self.headroom.percent} headroom)"
+            f"{self.usable / gib:,.1f} GiB usable ({self.memory / gib:,.1f} GiB less {self.headroom.percent} headroom)"
         )
         if self.fits:
-            return f"fits: {self.peak / gib:.1f} GiB of {usable}"
+            return f"fits: {self.peak / gib:,.1f} GiB of {usable}"
         if self.tight:
-            return f"does not fit with the headroom: needs {self.peak / gib:.1f} GiB of {usable}"
-        return f"does not fit: needs {self.peak / gib:.1f} GiB, {usable}"
+            return f"does not fit with the headroom: needs {self.peak / gib:,.1f} GiB of {usable}"
+        return f"does not fit: needs {self.peak / gib:,.1f} GiB, {usable}"
 
 
 def verdict_record(verdict: Verdict) -> dict[str, object]:

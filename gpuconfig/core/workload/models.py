@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from gpuconfig.core.catalog.names import closest, either
+from gpuconfig.core.catalog.names import closest, either, named_ids
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.user_files import UserFileError, read_bytes, read_json
 from gpuconfig.core.workload.families import TOKEN_FAMILIES, check_config, family_of
@@ -149,9 +149,13 @@ def resolve_model(ref: str) -> ModelSource:
         return _from_config(ref, path, path.parent.name or path.stem)
     if is_hub_id(ref):
         return _from_config(ref, cached_config(ref), ref.split("@")[0])
-    same = next((zoo_id for zoo_id in entries if zoo_id.lower() == ref.lower()), None)
-    if same is not None:  # a zoo id in other letters ("Llama-3-8B"); after the paths, so a file keeps its name
-        return _from_zoo(entries[same])
+    # A zoo id or name in other letters ("Llama-3-8B", "Llama 3 8B") or words that name one model ("qwen 72b");
+    # after the paths, so a file keeps its name.
+    named = named_ids(ref, {zoo_id: entry.name for zoo_id, entry in entries.items()})
+    if len(named) == 1:
+        return _from_zoo(entries[named[0]])
+    if len(named) > 1:
+        raise WorkloadError(f"model: {ref!r} names several built-in models: {either(sorted(named)[:6])}")
     near = closest(ref, entries)
     raise WorkloadError(
         f"model: {ref!r} is not a built-in model, a config.json, a .py file or a Hugging Face id in the local cache"

@@ -142,6 +142,8 @@ class Workload:
             raise WorkloadError(f"precision: {self.precision} weights are for inference, not {TASKS[self.task]}")
         if self.device == "cpu" and self.gpus != 1:
             raise WorkloadError("gpus: a CPU workload runs on one device")
+        if self.strategy == OFFLOAD and (self.task == "inference" or self.device != "cuda"):
+            raise WorkloadError("strategy: ZeRO-Offload moves a GPU's optimizer to the CPU: it is for training on GPUs")
         if self.device == "cpu" and self.attention in CUDA_ONLY_ATTENTION:
             raise WorkloadError(f"attention: {self.attention} runs on CUDA GPUs only")
         if self.device == "cuda" and self.attention in FLASH_ATTENTION and not self.half_compute:

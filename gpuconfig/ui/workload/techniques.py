@@ -285,7 +285,7 @@ class TechniquesPanel(QWidget):
                 text += " " + self.tr("Other techniques and what they cost:")
         elif best is not None:
             time = (
-                self.tr("step time ×{factor:.2f}").format(factor=best.time_factor)
+                self.tr("time per sample ×{factor:.2f}").format(factor=best.time_factor)
                 if best.time_factor is not None
                 else self.tr("time not estimated")
             )

@@ -342,4 +342,5 @@ class RecommendForm(QWidget):
             samples=self._figure("samples", self.samples),
             epochs=1.0 if epochs is None else epochs,
             electricity_per_kwh=self._figure("electricity", self.electricity),
+            as_asked=self.as_asked.isChecked(),
         )

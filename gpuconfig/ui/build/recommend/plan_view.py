@@ -138,7 +138,13 @@ class PlanView(QWidget):
             wrapped=(0,),
         )
         for column, tip in (
-            (2, self.tr("A bought build: the electricity the job draws; a rental: the rent for the job")),
+            (
+                2,
+                self.tr(
+                    "A bought build: the job's electricity at the build's full power (every card at its board power "
+                    "and the CPU at its package power, through the supply), an upper bound; a rental: the rent"
+                ),
+            ),
             (3, self.tr("A bought build: its price plus the first job's electricity")),
             (4, self.tr("The jobs after which buying costs less than renting the cheapest instance per sample")),
         ):
@@ -342,9 +348,9 @@ class PlanView(QWidget):
         if c.electricity_per_kwh is None:
             text += " " + self.tr("Electricity is not counted: give its price to see it.")
         else:
-            text += " " + self.tr("Electricity at {price} per kWh.").format(
-                price=format_money(c.electricity_per_kwh, cur)
-            )
+            text += " " + self.tr(
+                "Electricity at {price} per kWh, at each build's full power (an upper bound)."
+            ).format(price=format_money(c.electricity_per_kwh, cur))
         self.job_text.setText(text)
         rented = next((r for r in plan.rentals if r.job is not None and r.job.cost is not None), None)
         self.jobs.setRowCount(len(plan.candidates) + len(plan.rentals))
