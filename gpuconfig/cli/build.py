@@ -1,4 +1,5 @@
-"""`gpuconfig build check`: every compatibility and power rule of a build file, with fixes."""
+"""`gpuconfig build check`: every compatibility and power rule of a build file, with fixes, and whether the
+workload the build was planned for fits its cards (traced, or read from the trace cache)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gpuconfig.cli.options import form_options, open_store
+from gpuconfig.cli.options import form_options, headroom_of, headroom_option, open_store, seconds, trace_failed
 from gpuconfig.cli.output import EXIT_OK, EXIT_VERDICT_FAILED, Reply, UsageError, lines
 from gpuconfig.core.catalog.schema import CURRENCIES
 
 
 def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     from gpuconfig.core.build.model import DEFAULT_CIRCUIT
+    from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S
 
     build = commands.add_parser("build", help="check a build file")
     actions = build.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=parser_class)
@@ -21,14 +23,19 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     check.add_argument("file", metavar="FILE.json")
     check.add_argument("--currency", choices=CURRENCIES, help="the currency of the totals")
     check.add_argument("--circuit", help="the wall circuit (default: the file's, else " + DEFAULT_CIRCUIT + ")")
+    check.add_argument(
+        "--trace-timeout", type=seconds, default=TRACE_TIMEOUT_S, metavar="S", dest="trace_timeout",
+        help=f"seconds a trace of the file's workload may take (default {TRACE_TIMEOUT_S:g})",
+    )  # fmt: skip
+    headroom_option(check)
     form_options(check)
     check.set_defaults(handler=check_build)
 
 
-def check_build(args: argparse.Namespace) -> Reply:
+def check_build(args: argparse.Namespace) -> Reply | int:
     from dataclasses import replace
 
-    from gpuconfig.core.build.check import check
+    from gpuconfig.core.build.check import check, worst_first
     from gpuconfig.core.build.model import BuildError, read_build, resolve, totals
     from gpuconfig.core.build.power import power_budget
     from gpuconfig.core.build.records import check_record
@@ -46,13 +53,55 @@ def check_build(args: argparse.Namespace) -> Reply:
         resolved = resolve(build, store.part)
     except (BuildError, RulesError) as exc:
         raise UsageError(str(exc)) from exc
+    headroom = headroom_of(args, store)  # checked with or without a workload
     problems = check(resolved, rules, arch_check=_arch_check(), egpu_check=egpu_problems)
+    fitted = _workload_fit(resolved, headroom, args.trace_timeout)
+    if isinstance(fitted, int):
+        return fitted
+    rows, cards = fitted
+    problems = worst_first(problems + rows)
     currency = args.currency or build.currency
     total = totals(resolved, currency, store.exchange_rate())
     budget = power_budget(resolved, rules, build.circuit)
     record = check_record(resolved, total, budget, problems)
+    if cards:
+        record["workload_fit"] = [_card_record(card) for card in cards]
     code = EXIT_VERDICT_FAILED if record["verdict"] == "fail" else EXIT_OK
     return Reply(code, lambda: _text(build, resolved, total, budget, problems, currency, record), lambda: record)
+
+
+def _workload_fit(resolved: Any, headroom: Any, timeout_s: float) -> tuple[list[Any], list[Any]] | int:
+    """The "Workload memory" rows and the cards judged, when the build carries a workload; the exit code of a
+    trace that failed. Nothing is imported or traced for a build without one, so its check stays instant."""
+    if resolved.build.workload is None:
+        return [], []
+    from gpuconfig.core.build.workload_fit import card_fits, workload_problems, workload_to_trace
+    from gpuconfig.core.workload.runner import TraceFailed
+    from gpuconfig.core.workload.service import TraceService
+    from gpuconfig.core.workload.spec import WorkloadError
+
+    workload = workload_to_trace(resolved)
+    if workload is None:  # none to judge, or one that does not read: its row says which
+        return workload_problems(resolved, None, headroom), []
+    try:
+        fit = TraceService(timeout_s=timeout_s).fit_for(workload)
+    except WorkloadError as exc:
+        raise UsageError(f"workload: {exc}") from exc
+    except TraceFailed as exc:
+        return trace_failed(exc)
+    return workload_problems(resolved, fit, headroom), card_fits(resolved, workload, fit, headroom)
+
+
+def _card_record(card: Any) -> dict[str, Any]:
+    from gpuconfig.core.workload.fit import verdict_record
+
+    return {
+        "gpu": card.gpu.part.id,
+        "name": card.gpu.part.name,
+        "gpus": card.workload.gpus,
+        "workload": {**card.workload.to_json(), "seq": card.answer.estimate.seq},
+        "fit": verdict_record(card.verdict),
+    }
 
 
 def _text(build: Any, resolved: Any, total: Any, budget: Any, problems: Any, currency: str, record: Any) -> str:

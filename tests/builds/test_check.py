@@ -1,5 +1,6 @@
 """The compatibility checker on real catalog parts: each rule fires on the build that breaks it, with its fix,
-and a sound build passes."""
+and a sound build passes; the workload a build was planned for is judged against its cards from a real trace of
+GPT-2 (once per module)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from gpuconfig.core.build.check import Problem, check, place_cards
-from gpuconfig.core.build.model import Build, BuildError, BuildLine, Item, read_build, resolve, totals
+from gpuconfig.core.build.check import Problem, check, place_cards, verdict, worst_first
+from gpuconfig.core.build.model import Build, BuildError, BuildLine, Item, Resolved, read_build, resolve, totals
 from gpuconfig.core.build.power import card_power, power_budget
 from gpuconfig.core.build.rules import RulesError, build_rules, parse_rules
+from gpuconfig.core.build.workload_fit import RULE, card_fits, estimate_command, workload_problems
 from gpuconfig.core.egpu.problems import egpu_problems
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.userdata.store import Store
+from gpuconfig.core.workload.answer import gpu_spec
+from gpuconfig.core.workload.fit import Headroom, Verdict, default_headroom, user_headroom
+from gpuconfig.core.workload.service import Fit, TraceService
+from gpuconfig.core.workload.spec import Workload
 
 # A single RTX 4090 on AM5 that passes every rule.
 SOUND = {
@@ -27,6 +33,11 @@ SOUND = {
     "nzxt-c1200-gold-atx31": 1,
     "nzxt-h7-flow-2024": 1,
 }
+
+# A GPT-2 fine-tune too big for an 8 GB card that a 24 GB card holds (the tests check this from the answer).
+GPT2 = Workload("gpt2", batch=16, seq=512)
+SMALL_CARD, BIG_CARD = "nvidia-geforce-rtx-3070", "nvidia-geforce-rtx-4090"
+GIB = 1024**3
 
 
 def make(store: Store, parts: dict[str, int], circuit: str = "us-120v-15a") -> list[Problem]:
@@ -239,3 +250,128 @@ def test_every_rule_figure_has_a_source() -> None:
         assert len(text) > 20
     assert all(c.source and c.watts > 0 for c in rules.circuits.values())
     assert rules.circuits["us-120v-15a"].watts == 1440  # Lambda: 15 A x 120 V x 80 %
+
+
+# -- the workload a build was planned for --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def gpt2_fit(module_data_dir: Path) -> Fit:
+    """Traced once into the module's data folder (about half a minute on a CPU)."""
+    return TraceService().fit_for(GPT2)
+
+
+def planned(store: Store, gpus: dict[str, int], workload: dict[str, object] | None) -> Resolved:
+    """SOUND with these cards and the workload it was planned for."""
+    parts = {**gpus, **{i: n for i, n in SOUND.items() if i != BIG_CARD}}
+    return resolve(Build("t", tuple(BuildLine(i, n) for i, n in parts.items()), workload=workload), store.part)
+
+
+def answered(store: Store, fit: Fit, workload: Workload, gpu: str, headroom: Headroom) -> Verdict:
+    found = fit.answer(workload, gpu_spec(store, gpu), headroom).verdict
+    assert found is not None
+    return found
+
+
+def test_the_planned_workload_fails_on_a_card_too_small_and_passes_on_one_big_enough(
+    store: Store, gpt2_fit: Fit
+) -> None:
+    headroom = default_headroom()
+    small = answered(store, gpt2_fit, GPT2, SMALL_CARD, headroom)
+    big = answered(store, gpt2_fit, GPT2, BIG_CARD, headroom)
+    assert not small.fits and not small.tight and big.fits  # the case the test is about, from the answer
+
+    on_small = planned(store, {SMALL_CARD: 1}, GPT2.to_json())
+    [row] = workload_problems(on_small, gpt2_fit, headroom)
+    assert row.severity == "fail" and row.rule == RULE
+    assert row.message.startswith("The workload, GPT-2 (124M) full fine-tune at batch 16 x 512, needs ")
+    assert f"needs {small.peak / GIB:.1f} GiB; GeForce RTX 3070 has {small.usable / GIB:.1f} GiB usable" in row.message
+    assert f"(8.0 GiB less {headroom.percent} headroom)" in row.message and row.message.endswith("it does not fit.")
+    assert row.fix.startswith("A card with more memory, or one of the fits-if changes: ")
+    assert "gpuconfig estimate --model gpt2 --batch 16 --seq 512 --gpu nvidia-geforce-rtx-3070 lists them" in row.fix
+    assert headroom.why in row.source
+    rules = build_rules()
+    assert verdict(worst_first([*check(on_small, rules, egpu_check=egpu_problems), row])) == "fail"
+
+    on_big = planned(store, {BIG_CARD: 1}, GPT2.to_json())
+    [row] = workload_problems(on_big, gpt2_fit, headroom)
+    assert row.severity == "info" and not row.fix
+    assert f"needs {big.peak / GIB:.1f} GiB; GeForce RTX 4090 has {big.usable / GIB:.1f} GiB usable" in row.message
+    assert row.message.endswith(f"it fits, {big.spare / GIB:.1f} GiB to spare.")
+    assert verdict(worst_first([*check(on_big, rules, egpu_check=egpu_problems), row])) == "pass"
+
+
+def test_a_fit_that_eats_the_headroom_fails(store: Store, gpt2_fit: Fit) -> None:
+    peak = answered(store, gpt2_fit, GPT2, BIG_CARD, default_headroom()).peak
+    share = 1 - peak / (24 * GIB)
+    headroom = user_headroom(min(50, int(share * 100) + 2))  # keeps more free than the card has to spare
+    tight = answered(store, gpt2_fit, GPT2, BIG_CARD, headroom)
+    assert tight.tight
+    [row] = workload_problems(planned(store, {BIG_CARD: 1}, GPT2.to_json()), gpt2_fit, headroom)
+    assert row.severity == "fail" and row.message.endswith("it fits only by using the headroom.")
+    assert f"less {headroom.percent} headroom" in row.message and "what the headroom guards against" in row.fix
+
+
+def test_the_run_uses_the_builds_cards_up_to_what_it_was_planned_for(store: Store, gpt2_fit: Fit) -> None:
+    sharded = GPT2.with_changes(gpus=2, strategy="fsdp")
+    headroom = default_headroom()
+    on_two = card_fits(planned(store, {BIG_CARD: 2}, sharded.to_json()), sharded, gpt2_fit, headroom)
+    on_one = card_fits(planned(store, {BIG_CARD: 1}, sharded.to_json()), sharded, gpt2_fit, headroom)
+    on_four = card_fits(planned(store, {BIG_CARD: 4}, sharded.to_json()), sharded, gpt2_fit, headroom)
+    assert [c.workload.gpus for c in (*on_two, *on_one, *on_four)] == [2, 1, 2]
+    assert on_two[0].verdict.peak < on_one[0].verdict.peak  # fewer cards to shard over: more on each
+    assert on_four[0].verdict == on_two[0].verdict  # cards the plan does not use do not shrink its run
+    [two] = workload_problems(planned(store, {BIG_CARD: 2}, sharded.to_json()), gpt2_fit, headroom)
+    assert "at batch 16 x 512 on 2 cards (FSDP / ZeRO-3), needs " in two.message and " GiB per card; " in two.message
+    [one] = workload_problems(planned(store, {BIG_CARD: 1}, sharded.to_json()), gpt2_fit, headroom)
+    assert "on one card, not the 2 it was planned for, needs" in one.message
+
+
+def test_each_gpu_model_of_the_build_is_judged(store: Store, gpt2_fit: Fit) -> None:
+    rows = workload_problems(planned(store, {SMALL_CARD: 1, BIG_CARD: 1}, GPT2.to_json()), gpt2_fit, default_headroom())
+    assert [(r.severity, "RTX 3070" in r.message, "RTX 4090" in r.message) for r in rows] == [
+        ("fail", True, False),
+        ("info", False, True),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("workload", "words"),
+    [
+        ({"model": "gpt2", "batch": 0}, "batch: must be"),
+        ({"model": "gpt2", "batch": [16]}, "batch: expected a whole number, got [16]"),
+        ({"model": "gpt2", "task": ["lora"]}, "task: expected text, got ['lora']"),
+        ({"model": "gpt2", "checkpointing": "yes"}, "checkpointing: expected true or false, got 'yes'"),
+        ({"model": 2}, "model: expected text, got 2"),
+        ({"modle": "gpt2"}, "modle: not a workload field"),
+        ({"task": "finetune"}, "model: missing"),
+        ({"model": "gpt2", "task": "dreaming"}, "task: 'dreaming' is not one of"),
+    ],
+)
+def test_a_damaged_workload_is_a_warning_naming_the_problem(
+    store: Store, workload: dict[str, object], words: str
+) -> None:
+    [row] = workload_problems(planned(store, {BIG_CARD: 1}, workload), None, default_headroom())
+    assert row.severity == "warn" and row.rule == RULE
+    assert row.message.startswith("The build's workload is not checked against its cards: its workload cannot be read")
+    assert words in row.message and "Recommend panel" in row.fix
+
+
+def test_nothing_to_judge_and_nothing_traced_yet(store: Store) -> None:
+    headroom = default_headroom()
+    assert workload_problems(planned(store, {BIG_CARD: 1}, None), None, headroom) == []
+    no_gpu = resolve(Build("t", (BuildLine("amd-ryzen-9-9950x"),), workload=GPT2.to_json()), store.part)
+    assert workload_problems(no_gpu, None, headroom) == []
+    [untraced] = workload_problems(planned(store, {BIG_CARD: 1}, GPT2.to_json()), None, headroom)
+    assert untraced.severity == "info" and "not checked against the cards yet" in untraced.message
+    cpu = Workload("gpt2", device="cpu").to_json()
+    [on_cpu] = workload_problems(planned(store, {BIG_CARD: 1}, cpu), None, headroom)
+    assert on_cpu.severity == "info" and "runs on the CPU" in on_cpu.message
+
+
+def test_the_estimate_command_names_only_what_differs_from_the_defaults() -> None:
+    workload = Workload("my model/config.json", task="lora", checkpointing=True, lora_targets="q_proj,v_proj")
+    assert estimate_command(workload, "nvidia-a10") == (
+        "gpuconfig estimate --model 'my model/config.json' --task lora --checkpointing --lora-targets q_proj,v_proj "
+        "--gpu nvidia-a10"
+    )

@@ -8,6 +8,7 @@ import io
 import json
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import QDialog, QPushButton
 
 from gpuconfig.core.build.model import Build, BuildLine, build_from_json
 from gpuconfig.core.planner.recommend import Plan
+from gpuconfig.core.workload.spec import Workload
 from gpuconfig.ui.build.files import EXPORTS
 from gpuconfig.ui.build.part_picker import CHECK, PartPicker
 from gpuconfig.ui.build.tab import BuildTab
@@ -333,3 +335,62 @@ def test_cancel_stops_the_trace(qtbot, tab: BuildTab, tmp_path: Path) -> None:  
     qtbot.waitUntil(lambda: not panel.running(), timeout=10_000)
     qtbot.waitUntil(lambda: not live_children(), timeout=10_000)
     assert panel.plan is None
+
+
+def workload_rows(tab: BuildTab) -> list[tuple[str, str]]:
+    return [(p.severity, p.message) for p in tab.problems if p.rule == "workload-memory"]
+
+
+def test_the_planned_workload_is_judged_against_the_cards(qtbot, tab: BuildTab) -> None:  # type: ignore[no-untyped-def]
+    # GPT-2 fine-tuned at 16 x 512 on each of two cards: about 14 GiB, too much for an 8 GB card.
+    planned = Workload("gpt2", batch=16, seq=512, gpus=2)
+    tab.set_build(replace(TWO_4090, workload=planned.to_json()))
+    [(severity, message)] = workload_rows(tab)
+    assert severity == "info" and message.startswith(
+        "The workload's memory against the cards: checking… (gpt2 is being traced)"
+    )  # traced on the worker
+    assert tab.tracing.started == 1 and tab.running()
+    qtbot.waitUntil(lambda: "checking" not in str(workload_rows(tab)), timeout=TRACE_TIMEOUT_MS)
+    [(severity, message)] = workload_rows(tab)
+    assert severity == "info" and "on 2 cards (DDP), needs " in message and "GeForce RTX 4090 has" in message
+    assert message.endswith("GiB to spare.") and any(message in row.text() for row in tab.view.problems.rows)
+
+    # A smaller card: judged from the fit at once, no new trace.
+    small = "nvidia-geforce-rtx-3070"
+    qtbot.mouseClick(tab.list.action(GPU, "swap"), Qt.MouseButton.LeftButton)
+    picker = tab.dialog
+    assert isinstance(picker, PartPicker)
+    row = [p.id for p in picker.parts].index(small)
+    assert picker.table.item(row, CHECK).text() == "✖ 1 new problem(s)"  # the picker sees it before the swap
+    assert "GeForce RTX 3070 has" in picker.table.item(row, CHECK).toolTip()
+    picker.select(small)
+    picker.accept()
+    [(severity, message)] = workload_rows(tab)
+    assert severity == "fail" and message.endswith("it does not fit.")
+    assert "GeForce RTX 3070 has " in message and " GiB usable (8.0 GiB less " in message
+    fail = next(p for p in tab.problems if p.rule == "workload-memory")
+    assert fail.fix.startswith("A card with more memory, or one of the fits-if changes: gpuconfig estimate")
+    assert any(fail.message in row.text() and "Fix:" in row.text() for row in tab.view.problems.rows)
+    assert tab.view.checks_heading.text().startswith("Checks — problems: ")
+    # One card fewer: the run is judged on the one card left.
+    tab.set_count(small, 1)
+    [(severity, message)] = workload_rows(tab)
+    assert severity == "fail" and "on one card, not the 2 it was planned for" in message
+
+    # Back to the big cards, then half of each card kept free: judged again with the new headroom, no trace.
+    tab.swap_part(small, GPU)
+    tab.set_count(GPU, 2)
+    assert workload_rows(tab)[0][0] == "info"
+    tab.store.user.set_headroom(50)
+    tab.apply_headroom()
+    [(severity, message)] = workload_rows(tab)
+    assert severity == "fail" and "(24.0 GiB less 50 % headroom)" in message
+    assert message.endswith("it fits only by using the headroom.")
+    assert tab.tracing.started == 1
+
+
+def test_a_damaged_workload_is_a_warning_and_needs_no_trace(tab: BuildTab) -> None:
+    tab.set_build(replace(TWO_4090, workload={"model": "gpt2", "batch": -1}))
+    [(severity, message)] = workload_rows(tab)
+    assert severity == "warn" and "its workload cannot be read (batch: " in message
+    assert tab.tracing.started == 0

@@ -101,6 +101,12 @@ def check(
         problems += _power(resolved, rules, budget)
     if arch_check is not None:
         problems += [p for item in resolved.gpus() if (p := arch_check(item)) is not None]
+    return worst_first(problems)
+
+
+def worst_first(problems: Sequence[Problem]) -> list[Problem]:
+    """The problems by severity, fails first; each severity in the order given (rows added after `check`, such
+    as the workload's memory (core/build/workload_fit.py), take their place with this)."""
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(problems, key=lambda p: order[p.severity])
 

@@ -3,7 +3,9 @@
 Every edit (a count, a swap, a part added or removed, the currency, the circuit) makes a new frozen
 Build; the tab resolves it against the catalog and shows its lines, totals, power budget and the
 checker's problems at once (pure Python, milliseconds). The Recommend panel beside it proposes complete
-builds for a workload; choosing one loads it here.
+builds for a workload; choosing one loads it here. A build that carries the workload it was planned for
+also shows whether that workload fits its cards: the model is traced on a worker thread (once, with the
+Recommend panel's traces), and every later edit or headroom is judged from the fit at once.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QComboBox, QDialog, QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
-from gpuconfig.core.build.check import ArchCheck, Problem, check
+from gpuconfig.core.build.check import ArchCheck, Problem, check, worst_first
 from gpuconfig.core.build.model import (
     ROLES,
     Build,
@@ -31,17 +33,22 @@ from gpuconfig.core.build.model import (
 from gpuconfig.core.build.power import PowerBudget, power_budget
 from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.build.sheet import build_sheet
+from gpuconfig.core.build.workload_fit import RULE as WORKLOAD_RULE
+from gpuconfig.core.build.workload_fit import workload_problems, workload_to_trace
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.egpu.problems import egpu_problems
 from gpuconfig.core.userdata.store import Store
-from gpuconfig.core.workload.spec import Workload
+from gpuconfig.core.workload.service import Fit
+from gpuconfig.core.workload.spec import Workload, WorkloadError
+from gpuconfig.ui.background import one_line
 from gpuconfig.ui.build.files import BuildFiles
 from gpuconfig.ui.build.part_picker import PartPicker
 from gpuconfig.ui.build.recommend.panel import RecommendPanel
 from gpuconfig.ui.build.view import BuildView
 from gpuconfig.ui.theme import Colors
 from gpuconfig.ui.widgets.part_detail import PartDetailDialog
+from gpuconfig.ui.workload.tracing import Tracing
 
 SETTING_BUILD = "build.current"
 D = TypeVar("D", bound=QDialog)
@@ -84,7 +91,9 @@ class BuildTab(QWidget):
         self.resolved: Resolved = resolve(EMPTY, lambda _id: None)
         self.totals: Totals = totals(self.resolved, "USD", None)
         self.budget: PowerBudget | None = None
-        self.problems: list[Problem] = []
+        self.problems: list[Problem] = []  # the checker's, with the workload's memory rows
+        self._rule_problems: list[Problem] = []  # the checker's alone
+        self.headroom = store.user.headroom()
         self.dialog: Any = None  # the picker or detail dialog open now (the tests drive it)
         self._parts: dict[str, Part] = {}
         self.reload_parts()
@@ -147,6 +156,10 @@ class BuildTab(QWidget):
         self.circuit.currentIndexChanged.connect(lambda: self.set_circuit(str(self.circuit.currentData())))
         self.recommend.build_chosen.connect(self._on_recommended)
         self.recommend.status_message.connect(self.status_message)
+        # The workload's trace: the Recommend panel's service, so a build it proposes is judged from its fit at once.
+        self.tracing = Tracing(self.recommend.service, self)
+        self.tracing.succeeded.connect(self._on_traced)
+        self.tracing.failed.connect(self._on_traced)
         self._restore()
 
     # -- the build --------------------------------------------------------------------------------
@@ -205,11 +218,12 @@ class BuildTab(QWidget):
         rate = self.store.exchange_rate()
         self.totals = totals(self.resolved, self.build.currency, rate)
         self.budget = power_budget(self.resolved, self.rules, self.build.circuit) if self.resolved.items else None
-        self.problems = (
+        self._rule_problems = (
             check(self.resolved, self.rules, arch_check=self.arch_check, egpu_check=egpu_problems)
             if self.resolved.items
             else []
         )
+        self.problems = worst_first(self._rule_problems + self._workload_rows())
         sheet = build_sheet(self.resolved, self.build.currency, rate, self.store.schema)
         self.view.show_build(sheet, self.totals, self.budget, self.problems, rate)
         for box, value in ((self.currency, self.build.currency), (self.circuit, self.build.circuit)):
@@ -219,19 +233,68 @@ class BuildTab(QWidget):
         self.files.update_state()
         self._save_timer.start()
 
+    # -- the workload's memory --------------------------------------------------------------------
+
+    def _workload_rows(self) -> list[Problem]:
+        """The "Workload memory" rows of the build shown: judged from the fit at hand; while its model is traced on
+        the worker, a row saying it is being checked (the trace is started here, once per model)."""
+        workload = workload_to_trace(self.resolved)
+        if workload is None:  # none, one that does not read, a CPU run or no GPU: judged without a trace
+            self.tracing.cancel()
+            return workload_problems(self.resolved, None, self.headroom)
+        try:
+            traced = self.tracing.service.resolve(workload)
+        except WorkloadError as exc:  # its model cannot be found (a config.json moved away, say)
+            self.tracing.cancel()
+            return [self._unchecked(str(exc))]
+        fit = self.tracing.service.fit(traced.key)
+        if fit is not None:
+            self.tracing.cancel()  # a trace of the build shown before, if any
+            return workload_problems(self.resolved, fit, self.headroom)
+        failure = self.tracing.service.failure(traced.key)
+        if failure is not None:
+            failed = self.tr("the trace of {model} failed: {why}")
+            return [self._unchecked(failed.format(model=workload.model, why=one_line(failure)))]
+        self.tracing.start(traced)  # nothing new while this model is being traced
+        checking = self.tr("The workload's memory against the cards: checking… ({model} is being traced)")
+        return [Problem("info", WORKLOAD_RULE, checking.format(model=workload.model))]
+
+    def _unchecked(self, why: str) -> Problem:
+        text = self.tr("The build's workload is not checked against its cards: {why}")
+        return Problem("warn", WORKLOAD_RULE, text.format(why=why))
+
+    def _known_fit(self, resolved: Resolved) -> Fit | None:
+        """The fit of the build's workload when it is at hand (never a trace)."""
+        workload = workload_to_trace(resolved)
+        if workload is None:
+            return None
+        try:
+            return self.tracing.service.fit(self.tracing.service.resolve(workload).key)
+        except WorkloadError:
+            return None
+
+    def _show_checks(self) -> None:
+        self.problems = worst_first(self._rule_problems + self._workload_rows())
+        self.view.show_checks(self.problems, bool(self.build.lines))
+
+    def _on_traced(self, *_: object) -> None:
+        """A trace ended (the service keeps its fit or its failure): judge the build shown with it."""
+        self._show_checks()
+
     # -- dialogs ----------------------------------------------------------------------------------
 
     def _judge(self, change: Callable[[str], Build]) -> Callable[[str], list[Problem]]:
+        fit = self._known_fit(self.resolved)  # the workload's rows for each part, when its fit is at hand
+
         def judge(part_id: str) -> list[Problem]:
             try:
-                return check(
-                    resolve(change(part_id), self._parts.get),
-                    self.rules,
-                    arch_check=self.arch_check,
-                    egpu_check=egpu_problems,
-                )
+                resolved = resolve(change(part_id), self._parts.get)
+                problems = check(resolved, self.rules, arch_check=self.arch_check, egpu_check=egpu_problems)
             except BuildError:
                 return []
+            return (
+                worst_first(problems + workload_problems(resolved, fit, self.headroom)) if fit is not None else problems
+            )
 
         return judge
 
@@ -318,16 +381,20 @@ class BuildTab(QWidget):
     # -- the tab ----------------------------------------------------------------------------------
 
     def running(self) -> bool:
-        return self.recommend.running()
+        return self.recommend.running() or self.tracing.running()
 
     def shutdown(self, wait_ms: int = 10_000) -> None:
         if self._save_timer.isActive():
             self._save_timer.stop()
             self._remember()
+        self.tracing.shutdown(wait_ms)
         self.recommend.shutdown(wait_ms)
 
     def apply_headroom(self) -> None:
-        """The user set another fit headroom: the Recommend panel plans with it."""
+        """The user set another fit headroom: the build's workload is judged again with it (from its fit, no
+        trace), and the Recommend panel plans with it."""
+        self.headroom = self.store.user.headroom()
+        self._show_checks()
         self.recommend.apply_headroom()
 
     def apply_colors(self, colors: Colors) -> None:

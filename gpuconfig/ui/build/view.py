@@ -1,4 +1,5 @@
-"""What the Build tab shows of one build: its lines, its total, its power budget and the checker's problems."""
+"""What the Build tab shows of one build: its lines, its total, its power budget and the checker's problems
+(with whether the workload it was planned for fits its cards)."""
 
 from __future__ import annotations
 
@@ -73,8 +74,12 @@ class BuildView(QWidget):
         self.list.set_sheet(sheet)
         self._show_totals(sheet, totals, rate)
         self._show_power(budget)
+        self.show_checks(problems, bool(sheet.lines))
+
+    def show_checks(self, problems: Sequence[Problem], has_parts: bool = True) -> None:
+        """The checks alone: the workload's memory row arrives when its trace has (ui/build/tab.py)."""
         nothing = self.tr("Nothing to check yet: add parts, or load a build the Recommend panel proposes.")
-        self.problems.set_problems(problems, "" if sheet.lines else nothing)
+        self.problems.set_problems(problems, "" if has_parts else nothing)
         counts = self.problems.counts()
         self.checks_heading.setText(
             self.tr("Checks — problems: {fail}, warnings: {warn}, notes: {info}").format(**counts)
