@@ -12,25 +12,12 @@ Workload tab's advice name the same changes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from gpuconfig.core.workload.advice import combined_changes, traced_changes
-from gpuconfig.core.workload.estimate import Fitted
-from gpuconfig.core.workload.models import ModelSource
-from gpuconfig.core.workload.runner import TraceFailed
+from gpuconfig.core.workload.advice import Variant, combined_changes, trace_each, traced_changes
 from gpuconfig.core.workload.service import TraceService
-from gpuconfig.core.workload.spec import Workload, WorkloadError
+from gpuconfig.core.workload.spec import Workload
 
-
-@dataclass(frozen=True)
-class Variant:
-    """The workload as asked (`change` empty) or with a traced change, and its fit."""
-
-    change: str
-    workload: Workload
-    source: ModelSource
-    fitted: Fitted
-    changes_result: bool = False
+__all__ = ["Variant", "candidate_changes", "traced_variants"]
 
 
 def candidate_changes(workload: Workload, allow_result_changes: bool) -> list[tuple[str, Workload, bool]]:
@@ -46,18 +33,6 @@ def traced_variants(
     cancelled: Callable[[], bool] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> list[Variant]:
-    """`asked` and each change a plan may make, traced (from the cache where traced before). A change the model
-    cannot take (a trace that refuses it) is left out; a cancelled trace raises TraceCancelled."""
+    """`asked` and each change a plan may make, traced (advice.trace_each: the fits-if table traces the same)."""
     changes = candidate_changes(asked.workload, allow_result_changes)
-    out = [asked]
-    for done, (label, changed, alters) in enumerate(changes):
-        if progress is not None:
-            progress(done, len(changes), label)
-        try:
-            fit = service.fit_for(changed, cancelled=cancelled)
-        except (TraceFailed, WorkloadError):
-            continue
-        out.append(Variant(label, changed, fit.source, fit.fitted, alters))
-    if progress is not None:
-        progress(len(changes), len(changes), "done")
-    return out
+    return [asked, *trace_each(changes, service, cancelled, progress)]

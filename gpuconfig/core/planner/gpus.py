@@ -60,13 +60,10 @@ class GpuOptions:
         self.seq = workload.seq or source.default_seq()
         self.offload = offload and workload.training and workload.device == "cuda"
         self._peak = cache(self._peak_uncached)
-        self._timing = cache(self._timing_uncached)
+        # (step seconds, samples per second of one card, why there is no time) at a micro-batch, cached
+        self.timing = cache(self._timing_uncached)
         smaller = [(w.batch, w.grad_accum) for w in smaller_micro_batches(workload)]
         self._micro_batches = [(workload.batch, workload.grad_accum), *smaller]
-
-    def micro_batches(self) -> list[tuple[int, int]]:
-        """The user's micro-batch, then the same effective batch in smaller ones (batch, grad_accum)."""
-        return list(self._micro_batches)
 
     def _peak_uncached(self, count: int, strategy: str, batch: int, accum: int, hopper: bool) -> int:
         workload = self.workload.with_changes(gpus=count, strategy=strategy, batch=batch, grad_accum=accum)
@@ -78,10 +75,6 @@ class GpuOptions:
         if timing is None:
             return None, None, note
         return timing.step_seconds, timing.samples_per_s, ""
-
-    def timing(self, gpu: GpuSpec, batch: int, accum: int) -> tuple[float | None, float | None, str]:
-        """(step seconds, samples per second of one card, why there is no time) at this micro-batch."""
-        return self._timing(gpu, batch, accum)
 
     def step_bytes(self, batch: int, accum: int) -> tuple[float, float]:
         """(weight bytes, gradient bytes) of the whole model: what data parallelism moves between cards."""
@@ -112,7 +105,7 @@ class GpuOptions:
             fits = judge(peak, gpu.memory_bytes, self.headroom).fits
             if not fits and smallest is not None and smallest.peak_bytes <= peak:
                 continue
-            step, per_device, note = self._timing(gpu, batch, accum) if fits else (None, None, "")
+            step, per_device, note = self.timing(gpu, batch, accum) if fits else (None, None, "")
             samples = per_device * count if per_device is not None else None
             tokens = samples * self.seq if samples is not None and self.source.reads_tokens else None
             option = GpuOption(gpu, count, strategy, batch, accum, peak, fits, step, samples, tokens, note)

@@ -28,6 +28,7 @@ from gpuconfig.core.numbers import NumberError, checked_amount, checked_number
 from gpuconfig.core.planner.changes import Variant
 from gpuconfig.core.planner.gpus import GpuOption, GpuOptions, with_communication
 from gpuconfig.core.planner.platform import Parts, cheapest_platform
+from gpuconfig.core.workload.advice import OFFLOAD_CHANGE, micro_batch_label
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec, memory_at
 from gpuconfig.core.workload.fit import Headroom, default_headroom
 from gpuconfig.core.workload.models import ModelSource
@@ -231,7 +232,7 @@ def plan_parts(store: Any) -> list[Part]:
     return [part for kind in PLAN_KINDS for part in store.parts(kind)]
 
 
-OFFLOAD_LABEL = "optimizer on the CPU (ZeRO-Offload; the CPU's own optimizer step is not counted)"
+OFFLOAD_LABEL = f"{OFFLOAD_CHANGE} (the CPU's own optimizer step is not counted)"
 
 
 class Search:
@@ -267,7 +268,7 @@ class Search:
         labels = [variant.change] if variant.change else []
         if (option.batch, option.grad_accum) != (asked.batch, asked.grad_accum):
             if asked.training:
-                labels.append(f"micro-batch {option.batch} with {option.grad_accum}x gradient accumulation")
+                labels.append(micro_batch_label(option.batch, option.grad_accum))
             else:
                 labels.append(f"batches of {option.batch}, {option.grad_accum} one after another")
         if option.strategy == OFFLOAD:
@@ -275,15 +276,11 @@ class Search:
         if not labels:
             return AS_ASKED
         base = self.asked.workload
-        asked_rate = options_rate(self.asked, spec, base.batch, base.grad_accum)
-        rate = options_rate(options, spec, option.batch, option.grad_accum)
+        # Samples per second of one card, without communication.
+        asked_rate = self.asked.timing(spec, base.batch, base.grad_accum)[1]
+        rate = options.timing(spec, option.batch, option.grad_accum)[1]
         factor = asked_rate / rate if asked_rate and rate else None
         return Change(" + ".join(labels), variant.changes_result, factor)
-
-
-def options_rate(options: GpuOptions, spec: GpuSpec, batch: int, accum: int) -> float | None:
-    """Samples per second of one card at this micro-batch and accumulation, without communication."""
-    return options.timing(spec, batch, accum)[1]
 
 
 def recommend(
@@ -327,7 +324,7 @@ def recommend(
     skipped: list[str] = []  # GPU choices that hold the workload but found no machine around them
     considered = 0
     if constraints.form == "egpu":
-        candidates, skipped, considered = _egpu_candidates(search, gpus, shelf, constraints, rules, workload)
+        candidates, skipped, considered = _egpu_candidates(search, gpus, shelf, constraints, rules)
         notes = [
             "Laptop with eGPU: one card in an enclosure; each step's batch crosses the link before the step's "
             "kernels, at the link's measured copy rate (catalog/egpu.toml).",
@@ -430,6 +427,13 @@ def _rental_job(rental: Rental, constraints: Constraints) -> Job | None:
     return Job(hours, hours * rental.hourly)
 
 
+def _electricity_per_hour(candidate: Candidate, constraints: Constraints) -> float | None:
+    """What running the build costs an hour at its full power, in the plan's currency; None without a price."""
+    if constraints.electricity_per_kwh is None or not candidate.wall_w:
+        return None
+    return candidate.wall_w / 1000 * constraints.electricity_per_kwh
+
+
 def _with_job(candidate: Candidate, rentals: list[Rental], constraints: Constraints) -> Candidate:
     """The candidate with the job's hours and electricity, and the jobs after which buying it pays off against
     renting the cheapest per sample."""
@@ -437,9 +441,8 @@ def _with_job(candidate: Candidate, rentals: list[Rental], constraints: Constrai
     if samples is None or not rate:
         return candidate
     hours = samples / rate / 3600
-    power = None
-    if constraints.electricity_per_kwh is not None and candidate.wall_w:
-        power = candidate.wall_w / 1000 * hours * constraints.electricity_per_kwh
+    hourly = _electricity_per_hour(candidate, constraints)
+    power = hourly * hours if hourly is not None else None
     job = Job(hours, power, candidate.cost + power if power is not None else None)
     rented = next((r.job for r in rentals if r.job is not None and r.job.cost is not None), None)
     jobs = None
@@ -455,7 +458,6 @@ def _egpu_candidates(
     shelf: Parts,
     constraints: Constraints,
     rules: Rules,
-    workload: Workload,
 ) -> tuple[list[Candidate], list[str], int]:
     """One card per laptop: each GPU that holds the workload, in the cheapest enclosure that works."""
     from gpuconfig.core.egpu.check import Host
@@ -605,9 +607,7 @@ def _break_even(candidates: list[Candidate], rentals: list[Rental], constraints:
     build_rate = build.option.samples_per_s
     if per_sample is None or not build_rate:
         return None
-    power = 0.0
-    if constraints.electricity_per_kwh and build.wall_w:
-        power = build.wall_w / 1000 * constraints.electricity_per_kwh / (build_rate * 3600)
+    power = (_electricity_per_hour(build, constraints) or 0.0) / (build_rate * 3600)  # per sample
     if per_sample <= power:
         return BreakEven(math.inf, math.inf, math.inf, "Renting costs less per sample than this build's electricity.")
     samples = build.cost / (per_sample - power)

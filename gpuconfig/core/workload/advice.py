@@ -6,10 +6,10 @@ halves: a micro-batch of 3 runs as 1 x 3), activation checkpointing, 8-bit AdamW
 optimizer on the CPU (ZeRO-Offload), FSDP over more GPUs, LoRA, QLoRA, quantized weights for inference. Each
 is estimated exactly as the workload itself: changes that alter the traced graph are traced (cached like any
 trace), the others are answered from the existing fit, and every verdict is core/workload/fit.py's, with the
-answer's headroom. Where a change is not
-enough the micro-batch is also made smaller on top of it; checkpointing is also paired with each other traced
-change, as a plan pairs them. Options that fit come first, ranked by what the change costs: free changes that
-keep the result, then free ones that change what is trained or computed, then those that need more GPUs (a
+answer's headroom. Where a change is not enough the micro-batch is also made smaller on top of it;
+checkpointing is also paired with each other traced change, as a plan pairs them (a plan traces its changes
+with `trace_each` too). Options that fit come first, ranked by what the change costs: free changes that keep
+the result, then free ones that change what is trained or computed, then those that need more GPUs (a
 purchase or a rental); within each, changes whose time is priced in full before ZeRO-Offload (its CPU step is
 not), then the fastest, then the fewest changes.
 """
@@ -23,7 +23,7 @@ from typing import Any
 
 from gpuconfig.core.workload.answer import Answer, answer_from_fit
 from gpuconfig.core.workload.communication import card_link, communication_seconds
-from gpuconfig.core.workload.estimate import GpuSpec
+from gpuconfig.core.workload.estimate import Fitted, GpuSpec
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S, TraceFailed
 from gpuconfig.core.workload.service import TraceService
@@ -81,6 +81,10 @@ def smaller_micro_batches(workload: Workload) -> Iterator[Workload]:
         yield workload.with_changes(batch=smaller, grad_accum=accum * (batch // smaller))
 
 
+def micro_batch_label(batch: int, accum: int) -> str:
+    return f"micro-batch {batch} with {accum}x gradient accumulation"
+
+
 def _divisors_below(n: int) -> list[int]:
     """The divisors of n smaller than n, largest first (found up to its square root)."""
     small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
@@ -93,7 +97,7 @@ def _shrunk(base: Answer, fit: tuple[ModelSource, Any], workload: Workload, refe
     options: list[Option] = []
     for smaller in smaller_micro_batches(workload):
         answer = answer_from_fit(*fit, smaller, base.gpu, headroom=base.headroom)
-        label = f"{prefix}micro-batch {smaller.batch} with {smaller.grad_accum}x gradient accumulation"
+        label = prefix + micro_batch_label(smaller.batch, smaller.grad_accum)
         options.append(_option(label, answer, reference, changes_result, traced, count + 1))
         if options[-1].fits:
             break
@@ -189,6 +193,40 @@ def combined_changes(workload: Workload) -> list[tuple[str, Workload, bool]]:
     return out
 
 
+@dataclass(frozen=True)
+class Variant:
+    """The workload as asked (`change` empty) or with a traced change, and its fit."""
+
+    change: str
+    workload: Workload
+    source: ModelSource
+    fitted: Fitted
+    changes_result: bool = False
+
+
+def trace_each(
+    changes: list[tuple[str, Workload, bool]],
+    service: TraceService,
+    cancelled: Callable[[], bool] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> list[Variant]:
+    """Each (label, changed workload, changes the result) traced (from the cache where traced before), in
+    order. A change the model cannot take (a trace that refuses it) is left out; a cancelled trace raises
+    TraceCancelled."""
+    out = []
+    for done, (label, changed, alters) in enumerate(changes):
+        if progress is not None:
+            progress(done, len(changes), label)
+        try:
+            fit = service.fit_for(changed, cancelled=cancelled)
+        except (TraceFailed, WorkloadError):
+            continue  # a change this model does not support is not an option; the others still are
+        out.append(Variant(label, changed, fit.source, fit.fitted, alters))
+    if progress is not None:
+        progress(len(changes), len(changes), "done")
+    return out
+
+
 def advise(
     base: Answer,
     gpu: GpuSpec,
@@ -198,37 +236,22 @@ def advise(
     timeout_s: float = TRACE_TIMEOUT_S,
 ) -> list[Option]:
     """Every candidate change, estimated, ranked (`ranked`). Runs traces: not on a GUI thread. `base` is the
-    workload's own answer on `gpu` (from answer_from_fit); its headroom judges every option."""
+    workload's own answer on `gpu` (from answer_from_fit); its headroom judges every option. The pairs are the
+    ones a plan may make (core/planner/changes.py)."""
     options = instant_options(base, gpu)
     reference = _step(base)
     workload = base.estimate.workload
-    singles, pairs = traced_changes(workload), combined_changes(workload)
-    total = len(singles) + len(pairs)
+    pairs = combined_changes(workload)
+    paired = {label for label, _, _ in pairs}
     service = TraceService(use_cache, timeout_s)
-    done = 0
-
-    def trace(label: str, changed: Workload, alters: bool, count: int) -> None:
-        nonlocal done
-        if progress is not None:
-            progress(done, total, label)
-        done += 1
-        try:
-            traced = service.fit_for(changed, cancelled=cancelled)
-        except (TraceFailed, WorkloadError):
-            return  # a change this model does not support is not an option; the others still are
-        answer = traced.answer(changed, gpu, base.headroom)
-        option = _option(label, answer, reference, alters, True, count)
+    for variant in trace_each(traced_changes(workload) + pairs, service, cancelled, progress):
+        label, changed, count = variant.change, variant.workload, 2 if variant.change in paired else 1
+        answer = answer_from_fit(variant.source, variant.fitted, changed, gpu, headroom=base.headroom)
+        option = _option(label, answer, reference, variant.changes_result, True, count)
         options.append(option)
         if not option.fits and changed.training:  # not enough: shrink the micro-batch on top
-            fit = (traced.source, traced.fitted)
-            options.extend(_shrunk(answer, fit, changed, reference, f"{label}, ", alters, True, count))
-
-    for label, changed, alters in singles:
-        trace(label, changed, alters, 1)
-    for label, changed, alters in pairs:  # the same pairs a plan may make (core/planner/changes.py)
-        trace(label, changed, alters, 2)
-    if progress is not None:
-        progress(total, total, "done")
+            fit = (variant.source, variant.fitted)
+            options.extend(_shrunk(answer, fit, changed, reference, f"{label}, ", variant.changes_result, True, count))
     return ranked(options)
 
 
