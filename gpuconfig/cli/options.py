@@ -62,7 +62,7 @@ def check_python(python: str | None) -> None:
 def limits(args: argparse.Namespace) -> Any:
     from gpuconfig.probe.runner import Limits
 
-    return Limits(args.start_timeout, args.bench_timeout)
+    return Limits(args.start_timeout, args.bench_timeout, getattr(args, "budget", None))
 
 
 def seconds(text: str) -> float:
@@ -78,8 +78,14 @@ def seconds(text: str) -> float:
 
 
 def worker_timeouts(p: argparse.ArgumentParser) -> None:
-    """The time-outs of a command that runs the probe's benchmarks."""
-    from gpuconfig.probe.runner import STARTUP_TIMEOUT_S, TIMEOUTS_S
+    """The time budget and the time-outs of a command that runs the probe's benchmarks."""
+    from gpuconfig.probe.runner import STARTUP_TIMEOUT_S, SUITE_BUDGET_S, TIMEOUTS_S
+
+    budgets = ", ".join(f"{suite} {seconds:g}" for suite, seconds in SUITE_BUDGET_S.items())
+    p.add_argument(
+        "--budget", type=seconds, metavar="S", dest="budget",
+        help=f"seconds the whole run should take; the benchmarks' repeats fit into it (default: {budgets})",
+    )  # fmt: skip
 
     p.add_argument(
         "--start-timeout", type=seconds, default=STARTUP_TIMEOUT_S, metavar="S", dest="start_timeout",

@@ -13,8 +13,8 @@ from gpuconfig.cli.output import EXIT_OK, EXIT_VERDICT_FAILED, Reply, UsageError
 def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     probe = commands.add_parser("probe", help="inventory, benchmarks and a verdict for this machine")
     suite = probe.add_mutually_exclusive_group()
-    suite.add_argument("--quick", action="store_true", help="the quick suite, under a minute (default)")
-    suite.add_argument("--full", action="store_true", help="the full suite, a few minutes")
+    suite.add_argument("--quick", action="store_true", help="the quick suite, a minute at most (default)")
+    suite.add_argument("--full", action="store_true", help="the full suite, three minutes at most")
     probe.add_argument("--python", metavar="PATH", help="the Python (with torch) that runs the benchmarks")
     probe.add_argument("--only", metavar="NAMES", help="comma-separated benchmarks to run (e.g. matmul,disk_read)")
     probe.add_argument("--rate", type=float, default=2.0, help="live sampling rate in Hz (1-10)")
@@ -24,7 +24,7 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
 
 
 def run(args: argparse.Namespace) -> Reply:
-    from gpuconfig.probe.history import HistoryError, ProbeHistory
+    from gpuconfig.probe.history import HistoryError, ProbeHistory, default_history_path, earlier_in
     from gpuconfig.probe.report import html
     from gpuconfig.probe.sampler import Sampler
     from gpuconfig.probe.session import probe
@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> Reply:
             progress=progress,
             series=lambda: sampler.snapshot().record(),
             limits=limits(args),
+            earlier=earlier_in(default_history_path()),
         )
     finally:
         sampler.stop()
@@ -72,16 +73,31 @@ def run(args: argparse.Namespace) -> Reply:
 
 
 def _text(run: Any) -> str:
+    from gpuconfig.probe.stability import stability
+
     out = []
-    rows = [
-        [r.name, r.dtype, r.device, r.variant, f"{r.value:.4g}" if r.value is not None else r.status, r.unit]
-        for r in run.results
-    ]
+    rows = []
+    for r in run.results:
+        found = stability(r) if r.status == "ok" else None
+        spread = found.spread if found is not None else None
+        rows.append(
+            [
+                r.name, r.dtype, r.device, r.variant, f"{r.value:.4g}" if r.value is not None else r.status, r.unit,
+                f"±{100 * spread.spread:.1f} %" if spread is not None else "", str(len(r.samples) or ""),
+                "" if found is None or found.stable else "unstable",
+            ]
+        )  # fmt: skip
     if rows:  # none when no worker could start: the PyTorch verdict below says why
-        out.append(table(["benchmark", "dtype", "device", "variant", "value", "unit"], rows) + "\n")
+        headers = ["benchmark", "dtype", "device", "variant", "median", "unit", "spread", "samples", ""]
+        out.append(table(headers, rows) + "\n")
     for v in run.verdicts:
         advice = f" — {v.advice}" if v.advice else ""
         out.append(f"{v.status.upper():5s} {v.check} ({v.subject}): {v.message}{advice}")
+    happenings = run.what_else()
+    if happenings:
+        out.append("\nWhat else was happening:")
+        out += [f"{'!' if h.notable else ' '} {h.topic}: {h.text}" for h in happenings]
     summary = ", ".join(f"{n} {status}" for status, n in run.counts.items() if n)
-    out.append(f"\n{summary}; {run.seconds:.0f} s" + (" (cancelled)" if run.cancelled else ""))
+    budget = f" of a {run.budget_s:.0f} s budget" if run.budget_s else ""
+    out.append(f"\n{summary}; {run.seconds:.0f} s{budget}" + (" (cancelled)" if run.cancelled else ""))
     return lines(*out)

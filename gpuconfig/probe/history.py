@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +32,10 @@ MIGRATIONS = (
     CREATE INDEX probe_run_started ON probe_run (started_at);
     """,
 )
+
+
+# How many of a machine's earlier runs a new run's figures are held against, to say whether they repeat.
+EARLIER_RUNS = 5
 
 
 class HistoryError(RuntimeError):
@@ -104,10 +109,45 @@ class ProbeHistory:
         except (ValueError, KeyError, TypeError) as exc:
             raise HistoryError(f"probe run {run_id} in {self.path} is damaged ({exc})") from exc
 
+    def earlier(self, host: str, suite: str, limit: int = EARLIER_RUNS) -> list[ProbeRun]:
+        """This host's latest runs of `suite` that finished (newest first, at most `limit`); a damaged one is
+        left out, as the history panel shows it damaged."""
+        rows = self._db.execute(
+            "SELECT id FROM probe_run WHERE host = ? AND suite = ? ORDER BY started_at DESC, id DESC", (host, suite)
+        ).fetchall()
+        found: list[ProbeRun] = []
+        for (run_id,) in rows:
+            try:
+                run = self.load(run_id)
+            except HistoryError:
+                continue
+            if not run.cancelled:
+                found.append(run)
+            if len(found) == limit:
+                break
+        return found
+
     def delete(self, run_id: int) -> bool:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             return self._db.execute("DELETE FROM probe_run WHERE id = ?", (run_id,)).rowcount > 0
+
+
+def earlier_in(path: Path) -> Callable[[str, str], list[ProbeRun]]:
+    """`earlier(host, suite)` for probe(): the runs it asks for, read in a connection of its own (so from
+    any thread); none where the history cannot be read (saving the run then says why)."""
+
+    def earlier(host: str, suite: str) -> list[ProbeRun]:
+        try:
+            history = ProbeHistory(path)
+        except HistoryError:
+            return []
+        try:
+            return history.earlier(host, suite)
+        finally:
+            history.close()
+
+    return earlier
 
 
 def default_history_path() -> Path:

@@ -144,6 +144,13 @@ def _absent(hint: Any) -> Any:
     return empty.get(first)
 
 
+def read_samples(value: object) -> tuple[float, ...]:
+    """A JSON list of samples as numbers (anything else in it left out)."""
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(float(v) for v in value if isinstance(v, int | float) and not isinstance(v, bool))
+
+
 @dataclass(frozen=True)
 class BenchmarkResult:
     """One measured figure (or why there is none).
@@ -153,6 +160,11 @@ class BenchmarkResult:
     "GB/s", "samples/s", "MB/s"); variant tells apart results of one benchmark (pinned / pageable, AMP on,
     checkpointing on, num_workers=4); started/seconds: when it ran, in seconds from the run's start;
     failure: why a failed or skipped figure has no value, as a value (reason says it in words).
+    samples: each repeat's figure in `unit` (value is their median), kept so a figure can be judged again;
+    load: what else the CPUs did meanwhile ("others_cpu" and "steal" as shares of all CPUs' time, "cpus",
+    "source"; empty where not measured). An older report has neither: its figure is one number.
+    earlier: this figure in this machine's earlier runs (same suite, Python and torch; newest first; only
+    those stable in their own run), recorded when it ran, so that whether it repeats can be judged again.
     """
 
     name: str
@@ -167,6 +179,14 @@ class BenchmarkResult:
     started: float = 0.0
     seconds: float = 0.0
     failure: Failure | None = None
+    samples: tuple[float, ...] = ()
+    load: dict[str, Any] = field(default_factory=dict)
+    earlier: tuple[float, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        """What tells this figure from the others of a run, and finds it in another run of the machine."""
+        return (self.name, self.dtype, self.device, self.variant)
 
     @property
     def label(self) -> str:
@@ -179,7 +199,12 @@ class BenchmarkResult:
     @classmethod
     def from_record(cls, data: dict[str, Any]) -> BenchmarkResult:
         known = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in data.items() if k in known} | {"failure": failure_of(data.get("failure"))})
+        samples = read_samples(data.get("samples"))
+        return cls(
+            **{k: v for k, v in data.items() if k in known}
+            | {"failure": failure_of(data.get("failure")), "samples": samples, "load": dict(data.get("load") or {})}
+            | {"earlier": read_samples(data.get("earlier"))}
+        )
 
 
 @dataclass(frozen=True)

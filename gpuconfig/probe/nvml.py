@@ -123,6 +123,12 @@ SAMPLE_CALLS: tuple[Call, ...] = (
     ("nvmlDeviceGetCurrPcieLinkWidth",),
 )
 
+# The processes using a GPU (nvml.h: pid and usedGpuMemory in bytes, which is unavailable under WDDM).
+PROCESS_CALLS: tuple[Call, ...] = (
+    ("nvmlDeviceGetComputeRunningProcesses",),
+    ("nvmlDeviceGetGraphicsRunningProcesses",),
+)
+
 
 def key(spec: Call) -> str:
     """The name a call's result has in a raw dict: 'nvmlDeviceGetMaxClockInfo(NVML_CLOCK_SM)'."""
@@ -168,6 +174,8 @@ def to_json(value: Any) -> Any:
         return {str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, ctypes.Array):
         return [to_json(item) for item in value]
+    if type(value).__name__ == "nvmlFriendlyObject":  # how nvidia-ml-py hands out some structures (processes)
+        return {str(k): to_json(v) for k, v in vars(value).items()}
     return value
 
 
@@ -186,6 +194,7 @@ class Nvml:
         self._system = _resolve(SYSTEM_CALLS)
         self._facts = _resolve(FACT_CALLS)
         self._samples = _resolve(SAMPLE_CALLS)
+        self._processes = _resolve(PROCESS_CALLS)
 
     @classmethod
     def open(cls) -> Nvml | Unavailable:
@@ -245,6 +254,10 @@ class Nvml:
     def raw_sample(self, index: int) -> dict[str, Any]:
         """What NVML returned for one live sample of device `index`, as JSON."""
         return self._read(self._samples, self._handle(index))
+
+    def raw_processes(self, index: int) -> dict[str, Any]:
+        """The processes NVML sees on device `index` (compute and graphics), as JSON."""
+        return self._read(self._processes, self._handle(index))
 
     def device_facts(self, index: int) -> GpuFacts:
         """Device `index`'s facts (see `facts_from_raw`)."""
@@ -398,6 +411,21 @@ def sample_from_raw(raw: Mapping[str, Any]) -> GpuSample:
         pcie_generation=_field(raw, ("nvmlDeviceGetCurrPcieLinkGeneration",), int),
         pcie_width=_field(raw, ("nvmlDeviceGetCurrPcieLinkWidth",), int),
     )
+
+
+def processes_from_raw(raw: Mapping[str, Any]) -> list[tuple[int, int | None, str]] | Unavailable:
+    """(pid, GPU memory bytes or None, "compute" or "graphics") of each process on a GPU, from NVML's raw
+    answers (`Nvml.raw_processes`); Unavailable when NVML could list neither."""
+    lists = [(_field(raw, spec), kind) for spec, kind in zip(PROCESS_CALLS, ("compute", "graphics"), strict=True)]
+    if isinstance(first := lists[0][0], Unavailable) and isinstance(lists[1][0], Unavailable):
+        return first
+    found: dict[int, tuple[int, int | None, str]] = {}
+    for listed, kind in lists:
+        for entry in [] if isinstance(listed, Unavailable) else listed or []:
+            if isinstance(entry, Mapping) and isinstance(entry.get("pid"), int):
+                used = entry.get("usedGpuMemory")
+                found.setdefault(entry["pid"], (entry["pid"], used if isinstance(used, int) else None, kind))
+    return list(found.values())
 
 
 def record(samples: int = 5, interval_s: float = 0.2) -> dict[str, Any]:

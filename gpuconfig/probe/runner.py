@@ -20,7 +20,7 @@ from gpuconfig.core.failures import Failure
 from gpuconfig.core.workers.process import Deadline, WorkerExit, run_worker
 from gpuconfig.core.workers.programs import BENCH
 from gpuconfig.core.workers.pythons import NoTorchPython, plain_python, worker_python
-from gpuconfig.probe.model import BenchmarkResult, Maybe, Unavailable, failure_of
+from gpuconfig.probe.model import BenchmarkResult, Maybe, Unavailable, failure_of, read_samples
 from gpuconfig.probe.torch_devices import TorchFacts
 
 # Until the worker has imported torch and said what it will run (a cold import from a slow disk is slow).
@@ -40,20 +40,31 @@ TIMEOUTS_S = {
     "allreduce": 300.0,
 }
 DEFAULT_TIMEOUT_S = 300.0
+# The time each suite promises, from the probe's start to its report (the Probe tab names it): the
+# worker fits its benchmarks' time boxes into it, less BUDGET_RESERVE of it for what the samples overrun and
+# the report's own work.
+SUITE_BUDGET_S = {"quick": 60.0, "full": 180.0}
+BUDGET_RESERVE = 0.15
 PLAN_TIMEOUT_S = 30.0
 Progress = Callable[[int, int, str], None]
 
 
 @dataclass(frozen=True)
 class Limits:
-    """How long a worker may take: to start (import torch and say what it runs, or between two benchmarks),
-    and for each benchmark (None: each its own default, TIMEOUTS_S)."""
+    """How long a run may take. `budget_s`: the whole run, which the benchmarks' time boxes fit into (None:
+    the suite's, SUITE_BUDGET_S). The time-outs, which only a hung or runaway worker reaches: to start
+    (import torch and say what it runs, or between two benchmarks), and for each benchmark (None: each its
+    own default, TIMEOUTS_S)."""
 
     start_s: float = STARTUP_TIMEOUT_S
     benchmark_s: float | None = None
+    budget_s: float | None = None
 
     def benchmark(self, name: str) -> float:
         return self.benchmark_s if self.benchmark_s is not None else TIMEOUTS_S.get(name, DEFAULT_TIMEOUT_S)
+
+    def budget(self, suite: str) -> float:
+        return self.budget_s if self.budget_s is not None else SUITE_BUDGET_S.get(suite, SUITE_BUDGET_S["quick"])
 
 
 DEFAULT_LIMITS = Limits()
@@ -100,14 +111,17 @@ def run_suite(
     cancelled: Callable[[], bool] | None = None,
     limits: Limits = DEFAULT_LIMITS,
     worker: Path = BENCH,
+    began: float | None = None,
 ) -> SuiteOutcome:
     """Run the quick or full suite (or `only` the benchmarks named) in `python` and collect the results.
 
     `progress(done, total, what)` is called as each benchmark starts and at the end; `on_result` with each
-    result as it arrives; `cancelled()` is polled about every 50 ms; `limits` are the worker's time-outs.
+    result as it arrives; `cancelled()` is polled about every 50 ms; `limits` are the run's budget and the
+    worker's time-outs; the budget counts from `began` (time.monotonic(); None: now).
     A worker failure never raises: it is a failed or skipped result with its reason and its Failure.
     """
     state = _Progress(time.monotonic())
+    ends = (state.began if began is None else began) + limits.budget(suite) * (1 - BUDGET_RESERVE)
     asked = list(only) if only is not None else None
 
     def record(result: BenchmarkResult) -> None:
@@ -133,7 +147,12 @@ def run_suite(
     while True:
         deadline = Deadline(limits.start_s)
         started_with = len(state.finished)
-        request = {"suite": suite, "only": state.remaining if state.plan else asked, "device": None}
+        request = {
+            "suite": suite,
+            "only": state.remaining if state.plan else asked,
+            "device": None,
+            "budget_s": max(ends - time.monotonic(), 0.0),
+        }
 
         def on_event(event: dict[str, Any], deadline: Deadline = deadline) -> None:
             _handle(event, state, deadline, limits, record, tell)
@@ -218,6 +237,8 @@ def _result(event: dict[str, Any], state: _Progress) -> BenchmarkResult:
         started=round(state.mark, 3),
         seconds=round(state.now() - state.mark, 3),
         failure=(failure_of(event.get("failure")) or Failure.ERROR) if status == "failed" else None,
+        samples=read_samples(event.get("samples")),
+        load=dict(event.get("load") or {}),
     )
 
 

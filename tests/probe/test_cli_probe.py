@@ -37,7 +37,7 @@ def test_the_html_report_goes_to_the_output_file_and_nothing_to_stdout(tmp_path:
     run = subprocess.run([sys.executable, "-m", "gpuconfig", *argv], capture_output=True, text=True, timeout=120)
     assert run.returncode in (0, 1), run.stderr
     assert run.stdout == ""
-    assert "<h1>gpuconfig probe" in out.read_text(encoding="utf-8")
+    assert "<title>gpuconfig probe of " in out.read_text(encoding="utf-8")
 
 
 def a_python_with_a_broken_torch(folder: Path) -> Path:

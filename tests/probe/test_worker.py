@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import threading
@@ -21,6 +22,7 @@ from gpuconfig.probe.model import BenchmarkResult, Unavailable
 from gpuconfig.probe.runner import Limits, SuiteOutcome, benchmark_names, run_suite
 from gpuconfig.probe.torch_devices import TorchFacts
 from gpuconfig.probe.verdicts import OTHER_FAILURE_ADVICE
+from gpuconfig.workers.bench.timing import MAX_SAMPLES, MIN_SAMPLES
 from tests.probe.reports import judge_json
 
 FAILING = Path(__file__).parent / "data" / "failing_worker.py"
@@ -54,6 +56,14 @@ def test_matmul_and_memory_bandwidth_on_this_cpu(monkeypatch: pytest.MonkeyPatch
     assert outcome.torch.version and outcome.torch.device == "cpu"
     matmul = {r.dtype: r for r in ok(outcome, "matmul")}
     assert matmul["fp32"].unit == "TFLOP/s" and matmul["fp32"].device == "cpu"
+    # every figure is a distribution: the median of its repeated samples, with what else the CPUs did meanwhile
+    for figure in (*matmul.values(), *ok(outcome, "memory_bandwidth")):
+        assert MIN_SAMPLES <= len(figure.samples) <= MAX_SAMPLES, figure
+        assert figure.value == pytest.approx(statistics.median(figure.samples), rel=1e-5)
+        assert 0 <= figure.load["others_cpu"] <= 1 and 0 <= figure.load["steal"] <= 1
+        assert isinstance(figure.load["cpus"], int) and figure.load["cpus"] >= 1
+    sizes = matmul["fp32"].detail["median_tflops_by_size"]
+    assert max(sizes.values()) == pytest.approx(matmul["fp32"].value, rel=1e-3)  # the best size's median
     assert matmul["fp32"].detail["n"] in (1024, 2048) and matmul["bf16"].value
     skipped = {r.dtype: r.reason for r in outcome.results if r.name == "matmul" and r.status == "skipped"}
     assert "tf32" in skipped and "fp8" in skipped
@@ -80,16 +90,32 @@ def test_training_steps_on_this_cpu(model: str) -> None:
     assert all(r.detail["peak_memory_bytes"] > 0 and r.detail["peak_rss_growth_bytes"] >= 0 for r in runs.values())
     # Checkpointing keeps only each block's input for the backward pass: fewer live tensor bytes.
     assert runs["checkpointing"].detail["peak_memory_bytes"] < runs[""].detail["peak_memory_bytes"]
+    # The variants are measured in interleaved rounds: one sample of each per round, and each other variant
+    # against the plain step as the pairs of its rounds (plain seconds over its seconds: throughput ratios).
+    rounds = len(runs[""].samples)
+    assert rounds >= MIN_SAMPLES and all(len(r.samples) == rounds for r in runs.values())
+    assert "vs_plain_samples" not in runs[""].detail
+    for variant in ("amp", "checkpointing", "amp+checkpointing"):
+        pairs = runs[variant].detail["vs_plain_samples"]
+        assert len(pairs) == rounds
+        batch = runs[variant].detail["batch"]
+        plain_s = [batch / v for v in runs[""].samples]
+        own_s = [batch / v for v in runs[variant].samples]
+        assert pairs == pytest.approx([p / o for p, o in zip(plain_s, own_s, strict=True)], rel=1e-3)
 
 
 def test_dataloader_and_disk_on_this_cpu() -> None:
     outcome = run_suite("quick", only=["dataloader", "disk_read"])
     loaders = {r.variant: r for r in ok(outcome, "dataloader")}
     assert set(loaders) == {"num_workers=0", "num_workers=2"}
-    assert loaders["num_workers=2"].detail["items"] == loaders["num_workers=0"].detail["items"]
-    assert loaders["num_workers=0"].unit == "samples/s"
+    for loader in loaders.values():
+        # windows of batches once the workers run; starting them is said apart
+        detail = loader.detail
+        assert loader.unit == "samples/s" and len(loader.samples) >= MIN_SAMPLES and detail["first_batch_s"] > 0
+        assert detail["items"] == (1 + detail["batches_per_sample"] * (1 + len(loader.samples))) * detail["batch"]
     (disk,) = ok(outcome, "disk_read")
     assert disk.unit == "MB/s" and disk.detail["file_bytes"] == 64 * 2**20
+    assert len(disk.samples) >= MIN_SAMPLES  # each a read of the whole file, dropped from the cache first
     assert isinstance(disk.detail["cache_dropped"], bool) and disk.detail["cache"]
 
 
@@ -101,6 +127,7 @@ def test_all_reduce_bus_bandwidth_between_two_cpu_ranks_started_by_torchrun() ->
     assert set(result.detail["by_size"]) == {str(2**20), str(16 * 2**20), str(64 * 2**20)}
     largest = result.detail["by_size"][str(result.detail["bytes"])]
     assert result.value == pytest.approx(largest["algbw_gbs"] * 2 * (2 - 1) / 2, rel=0.01)
+    assert len(result.samples) == result.detail["iterations"]  # each all-reduce timed alone
 
 
 @pytest.mark.parametrize(

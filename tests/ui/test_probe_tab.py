@@ -19,6 +19,7 @@ from gpuconfig.core.workers import pythons, search
 from gpuconfig.probe.history import ProbeHistory
 from gpuconfig.probe.model import Unavailable
 from gpuconfig.probe.session import ProbeRun
+from gpuconfig.probe.stability import stability
 from gpuconfig.ui.main_window import INDEX, MainWindow
 from gpuconfig.ui.probe.tab import ProbeTab
 from gpuconfig.ui.theme import DARK
@@ -183,10 +184,15 @@ def test_suite_runs_in_a_real_worker_and_lands_in_history(  # type: ignore[no-un
     assert fp32.status == "ok" and fp32.value is not None and fp32.value > 0 and fp32.unit == "TFLOP/s"
     row = run.results.index(fp32)
     assert table.item(row, 0).text() == "matmul" and table.item(row, 1).text() == "fp32"
-    assert table.item(row, 4).text() == "TFLOP/s" and table.item(row, 5).text() == "ok"
+    assert table.item(row, 4).text() == "TFLOP/s"
+    # the figure is a distribution: its spread and sample count, and "ok" only when it is stable enough to judge
+    found = stability(fp32)
+    assert found.spread is not None and len(fp32.samples) >= 3
+    assert table.item(row, 5).text() == f"±{100 * found.spread.spread:.1f} % ({len(fp32.samples)})"
+    assert table.item(row, 6).text() == ("ok" if found.stable else f"unstable, not judged: {found.why}")
     skipped = [i for i, r in enumerate(run.results) if r.status == "skipped"]
     assert skipped, "a CPU has no tf32 or fp8 matmul: those are skipped with a reason"
-    assert run.results[skipped[0]].reason in table.item(skipped[0], 5).text()
+    assert run.results[skipped[0]].reason in table.item(skipped[0], 6).text()
 
     verdicts = tab.run_view.verdicts
     assert verdicts.table.rowCount() == len(run.verdicts) > 0

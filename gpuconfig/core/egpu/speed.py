@@ -7,6 +7,7 @@ and loses nothing measurable, an image model at batch 256 sends hundreds of mega
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -215,7 +216,9 @@ def _step(results: Sequence[dict[str, Any]], h2d: dict[str, Any] | None) -> list
         return [Check("step-measured", "unknown", "The training step with copies from the host did not run.")]
     detail = resident.get("detail", {})
     step_s = float(detail.get("step_s") or 0) or float(detail.get("batch", 1)) / float(resident["value"])
-    lost = float(resident["value"]) / float(fed["value"]) - 1
+    # The pairs measured moments apart (resident over fed seconds per step) where the run has them.
+    pairs = [float(v) for v in fed.get("detail", {}).get("vs_resident_samples") or [] if isinstance(v, int | float)]
+    lost = 1 / statistics.median(pairs) - 1 if pairs else float(resident["value"]) / float(fed["value"]) - 1
     batch_bytes = int(detail.get("batch_bytes") or 0)
     size = f"{batch_bytes / 2**20:.1f} MiB per step"
     if h2d is None:

@@ -7,6 +7,9 @@ from collections.abc import Iterable
 
 from gpuconfig.probe.model import BenchmarkResult, Verdict
 from gpuconfig.probe.references import REFERENCES_FILE, references
+from gpuconfig.probe.stability import Stability, stability
+
+RERUN_ADVICE = "run the probe again when the machine is idle (close other programs and jobs)"
 
 
 def measured(results: Iterable[BenchmarkResult], name: str, device: str | None = None) -> list[BenchmarkResult]:
@@ -50,4 +53,31 @@ def no_reference(check: str, subject: str, result: BenchmarkResult, part: str) -
         None,
         result.unit,
         f"no measured reference for {part or 'this part'} in {REFERENCES_FILE}",
+    )
+
+
+def unstable(check: str, subject: str, result: BenchmarkResult, expected: float | None = None) -> Verdict | None:
+    """A warning in place of the figure's verdict when it is unstable (not judged); None when it is stable."""
+    return unstable_verdict(check, subject, result.value, result.unit, stability(result), expected)
+
+
+def unstable_verdict(
+    check: str, subject: str, value: float | None, unit: str, found: Stability, expected: float | None = None
+) -> Verdict | None:
+    if found.stable:
+        return None
+    t = references().thresholds
+    shown = "no figure" if value is None else f"{value:.2f}x" if unit == "x" else f"{value:.4g} {unit}".strip()
+    return Verdict(
+        check,
+        subject,
+        "warn",
+        f"not judged: {shown} is unstable, {found.why}",
+        value,
+        expected,
+        unit,
+        f"judged only when the middle half of the samples lies within ±{100 * t['stable_spread']:.0f} % of the "
+        f"median and others take at most {100 * t['busy_share']:.0f} % of the CPUs",
+        t["stability_source"],
+        RERUN_ADVICE,
     )

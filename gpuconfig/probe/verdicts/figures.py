@@ -10,8 +10,9 @@ from gpuconfig.probe.egpu import external_link
 from gpuconfig.probe.gpu_facts import GpuFacts
 from gpuconfig.probe.machine import System
 from gpuconfig.probe.model import BenchmarkResult, Unavailable, Verdict
-from gpuconfig.probe.references import References, references
-from gpuconfig.probe.verdicts.common import measured, no_reference, ratio_verdict
+from gpuconfig.probe.references import GpuReference, References, references
+from gpuconfig.probe.stability import stability
+from gpuconfig.probe.verdicts.common import measured, no_reference, ratio_verdict, unstable
 
 LINK_ADVICE = (
     "the link runs below its width or generation under load: reseat the card, use a CPU-attached x16 slot, "
@@ -32,36 +33,30 @@ def figure_verdicts(
     verdicts: list[Verdict] = []
     for result in measured(results, "matmul", subject):
         expected = ref.matmul_tflops.get(result.dtype) if ref else None
-        if ref is not None and expected:
-            verdicts.append(
-                ratio_verdict(
-                    f"Matmul {result.dtype}",
-                    subject,
-                    float(result.value or 0),
-                    expected,
-                    result.unit,
-                    ref.source,
-                    "check clocks and power limit (nvidia-smi -q -d CLOCK,POWER) and the throttle graph",
-                )
-            )
-        else:
-            verdicts.append(no_reference(f"Matmul {result.dtype}", subject, result, name))
+        advice = "check clocks and power limit (nvidia-smi -q -d CLOCK,POWER) and the throttle graph"
+        verdicts.append(_figure(f"Matmul {result.dtype}", subject, result, expected, ref, name, advice))
     for result in measured(results, "memory_bandwidth", subject):
-        if ref is not None and ref.memory_bandwidth_gbs:
-            verdicts.append(
-                ratio_verdict(
-                    "Memory bandwidth",
-                    subject,
-                    float(result.value or 0),
-                    ref.memory_bandwidth_gbs,
-                    result.unit,
-                    ref.source,
-                    "check the memory clock and ECC state; a lower figure can mean a faulty or mis-clocked part",
-                )
-            )
-        else:
-            verdicts.append(no_reference("Memory bandwidth", subject, result, name))
+        expected = ref.memory_bandwidth_gbs if ref else None
+        advice = "check the memory clock and ECC state; a lower figure can mean a faulty or mis-clocked part"
+        verdicts.append(_figure("Memory bandwidth", subject, result, expected, ref, name, advice))
     return verdicts + _transfer_verdicts(results, subject, device, refs, system)
+
+
+def _figure(
+    check: str, subject: str, result: BenchmarkResult, expected: float | None, ref: GpuReference | None, part: str,
+    advice: str,
+) -> Verdict:  # fmt: skip
+    """A figure against its reference, or shown without one; an unstable figure is not judged, except that
+    one failing its reference still fails (a faulty part can be unsteady too), saying it is unstable."""
+    if ref is None or not expected:
+        return unstable(check, subject, result) or no_reference(check, subject, result, part)
+    judged = ratio_verdict(check, subject, float(result.value or 0), expected, result.unit, ref.source, advice)
+    warning = unstable(check, subject, result, expected)
+    if warning is None:
+        return judged
+    if judged.status == "fail":
+        return replace(judged, message=f"{judged.message}; unstable ({stability(result).why}): run again to confirm")
+    return warning
 
 
 def _transfer_verdicts(
@@ -82,6 +77,10 @@ def _transfer_verdicts(
     verdicts: list[Verdict] = []
     for result in measured(results, "h2d_bandwidth", subject):
         if result.variant != "pinned":
+            continue
+        expected = float(link.pass_gbs) if link is not None else None
+        if (warning := unstable("Host to device (pinned)", subject, result, expected)) is not None:
+            verdicts.append(warning)
             continue
         if link is None:
             verdicts.append(no_reference("Host to device", subject, result, device.known_name if device else ""))

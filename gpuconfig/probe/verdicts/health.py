@@ -137,7 +137,7 @@ def series_verdicts(
     channels = series.get("channels", {})
     t = refs.thresholds
     verdicts: list[Verdict] = []
-    events = [int(v) for v in _sampled(channels.get(f"gpu{index}.throttle", []))]
+    events = [int(v) for v in sampled(channels.get(f"gpu{index}.throttle", []))]
     if events:
         seen = 0
         for value in events:
@@ -154,7 +154,7 @@ def series_verdicts(
                 advice="check cooling, fans and the power supply" if bad else "",
             )
         )
-    temps = list(_sampled(channels.get(f"gpu{index}.temp", [])))
+    temps = list(sampled(channels.get(f"gpu{index}.temp", [])))
     limit = device.slowdown_temperature_c
     if temps and isinstance(limit, (int, float)):
         hottest = max(temps)
@@ -175,6 +175,6 @@ def series_verdicts(
     return verdicts
 
 
-def _sampled(values: Iterable[Any]) -> Iterable[float]:
+def sampled(values: Iterable[Any]) -> Iterable[float]:
     """The values that were read: a sample NVML could not give is null (JSON) or NaN."""
     return (float(v) for v in values if isinstance(v, (int, float)) and v == v)

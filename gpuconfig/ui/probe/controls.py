@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.workers import pythons, search
 from gpuconfig.probe.model import Maybe
+from gpuconfig.probe.runner import SUITE_BUDGET_S
 from gpuconfig.ui.background import BackgroundJob, Jobs
 from gpuconfig.ui.theme import mark
 
@@ -57,8 +58,9 @@ class RunControls(QWidget):
         self._jobs = jobs
         self.suite = QComboBox()
         self.suite.setObjectName("probe_suite")
-        self.suite.addItem(self.tr("Quick suite (under a minute)"), "quick")
-        self.suite.addItem(self.tr("Full suite (a few minutes)"), "full")
+        quick, full = SUITE_BUDGET_S["quick"], SUITE_BUDGET_S["full"]
+        self.suite.addItem(self.tr("Quick suite ({seconds:.0f} s at most)").format(seconds=quick), "quick")
+        self.suite.addItem(self.tr("Full suite ({minutes:.0f} min at most)").format(minutes=full / 60), "full")
         self.python = QComboBox()
         self.python.setObjectName("probe_python")
         self.python.setMinimumContentsLength(14)

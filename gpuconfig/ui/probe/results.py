@@ -11,10 +11,12 @@ from PySide6.QtWidgets import QLabel, QSplitter, QTableWidget, QTableWidgetItem,
 
 from gpuconfig.core.units import MISSING, format_number
 from gpuconfig.probe.model import BenchmarkResult, Verdict
+from gpuconfig.probe.stability import stability
 from gpuconfig.ui.theme import Colors, mark
 from gpuconfig.ui.widgets.tables import shape_table
 
 STATUS_MARK = "●"
+STATUS_COLUMN = 6
 
 
 def status_color(colors: Colors, status: str) -> str:
@@ -45,8 +47,8 @@ class ResultsTable(QTableWidget):
         super().__init__(parent)
         self.colors = colors
         self.results: list[BenchmarkResult] = []
-        headers = [self.tr("Benchmark"), self.tr("Type"), self.tr("Device"), self.tr("Value"), self.tr("Unit")]
-        shape_table(self, [*headers, self.tr("Status")], stretch=5)
+        headers = [self.tr("Benchmark"), self.tr("Type"), self.tr("Device"), self.tr("Median"), self.tr("Unit")]
+        shape_table(self, [*headers, self.tr("Spread"), self.tr("Status")], stretch=STATUS_COLUMN)
 
     def clear_results(self) -> None:
         self.results = []
@@ -67,12 +69,22 @@ class ResultsTable(QTableWidget):
         status = self._status_text(result.status)
         if result.reason:
             status = self.tr("{status}: {reason}").format(status=status, reason=result.reason)
+        found = stability(result) if result.status == "ok" else None
+        spread = found.spread if found is not None else None
+        if found is not None and not found.stable:
+            status = self.tr("unstable, not judged: {why}").format(why=found.why)
+        spread_text = (
+            self.tr("±{spread} % ({samples})").format(spread=f"{100 * spread.spread:.1f}", samples=spread.samples)
+            if spread is not None
+            else MISSING
+        )
         cells = [
             table_item(name, result.label),
             table_item(result.dtype or MISSING),
             table_item(result.device),
             table_item(number_text(result.value) if result.status == "ok" else MISSING, right=True),
             table_item(result.unit),
+            table_item(spread_text, self.tr("half the interquartile range of the samples, and how many"), right=True),
             table_item(status, status),
         ]
         for column, item in enumerate(cells):
@@ -84,9 +96,11 @@ class ResultsTable(QTableWidget):
         return {"ok": self.tr("ok"), "failed": self.tr("failed"), "skipped": self.tr("skipped")}.get(status, status)
 
     def _color_row(self, row: int) -> None:
-        item = self.item(row, 5)
+        item = self.item(row, STATUS_COLUMN)
+        result = self.results[row]
+        status = "warn" if result.status == "ok" and not stability(result).stable else result.status
         if item is not None:
-            item.setForeground(QColor(status_color(self.colors, self.results[row].status)))
+            item.setForeground(QColor(status_color(self.colors, status)))
 
     def apply_colors(self, colors: Colors) -> None:
         self.colors = colors

@@ -179,10 +179,13 @@ class ProbeTab(QWidget):
         """Start the chosen suite in the chosen Python; Run stays disabled until it has ended."""
         if self._job is not None:
             return
+        from gpuconfig.probe.history import earlier_in
         from gpuconfig.probe.session import probe
 
         suite = str(self.suite.currentData())
         python, only, extra = self.python.currentData(), self.only, tuple(self.controls.saved_pythons())
+        history = self.history
+        earlier = earlier_in(history.path) if history is not None else None
         relay, series = self._relay.result.emit, self._run_series
         self.show_live()
         self._start_sampling()
@@ -203,6 +206,7 @@ class ProbeTab(QWidget):
                 cancelled=cancelled,
                 series=series,
                 extra_pythons=extra,
+                earlier=earlier,
             )
         )
         self._job = job

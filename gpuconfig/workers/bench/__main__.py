@@ -7,6 +7,7 @@ import importlib
 import json
 import os
 import sys
+import time
 from typing import Any
 
 from .events import EVENTS_FD, Events
@@ -41,6 +42,7 @@ def torch_unavailable() -> dict[str, Any] | None:
 
 
 def main() -> int:
+    began = time.monotonic()  # the request's budget counts from here, importing torch included
     events = Events(os.fdopen(int(os.environ.pop(EVENTS_FD)), "w", encoding="utf-8"))
     request = read_request(events)
     if request.get("plan_only"):
@@ -51,7 +53,7 @@ def main() -> int:
         return 0
     from .suite import run
 
-    return run(request, events)
+    return run(request, events, began)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@ from typing import Any
 import torch
 import torch.distributed as dist
 
-from .events import Events
-from .timing import MIB, Run, synchronize
+from .events import Events, median
+from .load import CpuLoad
+from .timing import MIB, Run, rates, synchronize
 
 # Set for the ranks torchrun starts: the arguments of `one_rank`.
 RANK_ARGUMENTS = "GPUCONFIG_ALLREDUCE"
@@ -45,30 +46,33 @@ def allreduce(run: Run, events: Events) -> None:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     command = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc-per-node={world}"]
     command += ["--max-restarts=0", "--monitor-interval=0.5", "-m", __name__]
-    done = subprocess.run(
-        command, env=env, cwd=root, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False
-    )
-    timings: dict[int, float] = {}
+    with CpuLoad() as load:
+        done = subprocess.run(
+            command, env=env, cwd=root, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False
+        )
+    timings: dict[int, list[float]] = {}
     for line in done.stdout.splitlines():
         if line.startswith("{"):
             row = json.loads(line)
-            timings[int(row["bytes"])] = float(row["seconds"])
+            timings[int(row["bytes"])] = [float(v) for v in row["seconds"]]
     if done.returncode != 0 or not timings:
         lines = [line for line in done.stderr.splitlines() if line.strip() and "Warning" not in line]
         why = lines[-1].strip() if lines else f"exit code {done.returncode}"
         raise RuntimeError(f"torchrun with {world} {backend} ranks failed: {why[:300]}")
+    bus = 2 * (world - 1) / world
     by_size = {}
     for size, seconds in sorted(timings.items()):
-        algbw = size / seconds / 1e9
-        by_size[str(size)] = {"algbw_gbs": round(algbw, 3), "busbw_gbs": round(algbw * 2 * (world - 1) / world, 3)}
-    largest = str(max(timings))
+        algbw = size / median(seconds) / 1e9
+        by_size[str(size)] = {"algbw_gbs": round(algbw, 3), "busbw_gbs": round(algbw * bus, 3)}
+    largest = max(timings)
     events.result(
         "fp32",
-        by_size[largest]["busbw_gbs"],
+        rates(largest * bus / 1e9, timings[largest]),
         backend,
+        load.record(),
         processes=world,
         launcher="torchrun --standalone",
-        bytes=int(largest),
+        bytes=largest,
         iterations=iterations,
         by_size=by_size,
         formula="busbw = algbw * 2(n-1)/n (nccl-tests doc/PERFORMANCE.md)",
@@ -76,7 +80,7 @@ def allreduce(run: Run, events: Events) -> None:
 
 
 def one_rank(arguments: dict[str, Any]) -> int:
-    """One torchrun rank: time all_reduce per size; rank 0 prints {"bytes", "seconds"} lines."""
+    """One torchrun rank: time each all_reduce per size; rank 0 prints {"bytes", "seconds": [each]} lines."""
     backend = str(arguments["backend"])
     rank, local = int(os.environ["RANK"]), int(os.environ.get("LOCAL_RANK", "0"))
     dist.init_process_group(backend)  # env:// from torchrun: MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE
@@ -90,11 +94,12 @@ def one_rank(arguments: dict[str, Any]) -> int:
                 dist.all_reduce(tensor)
             synchronize(device)
             dist.barrier()
-            began = time.perf_counter()
+            seconds = []
             for _ in range(int(arguments["iterations"])):
+                began = time.perf_counter()
                 dist.all_reduce(tensor)
-            synchronize(device)
-            seconds = (time.perf_counter() - began) / int(arguments["iterations"])
+                synchronize(device)
+                seconds.append(time.perf_counter() - began)
             if rank == 0:
                 sys.stdout.write(json.dumps({"bytes": int(size), "seconds": seconds}) + "\n")
                 sys.stdout.flush()

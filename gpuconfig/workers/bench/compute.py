@@ -7,37 +7,41 @@ from functools import partial
 
 import torch
 
-from .events import Events
-from .timing import Run, best_seconds_per_call, release_memory
+from .events import Events, median
+from .load import CpuLoad
+from .timing import Box, Run, rates, release_memory, seconds_per_call
 
 MATMUL_DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8")
 
 
 def matmul(run: Run, events: Events) -> None:
-    """Dense square matmul, best of several sizes (as ml-engineering's MAMF and torch-performance-test-data do)."""
+    """Dense square matmul at several sizes, the size with the highest median (as ml-engineering's MAMF and
+    torch-performance-test-data take the best size); its samples are the figure's."""
     sizes: tuple[int, ...] = run.pick((1024, 2048), (1024, 2048, 4096), (4096, 8192), (4096, 8192, 16384))
-    budget_s: float = run.pick(0.5, 1.5, 0.3, 1.0)
-    for dtype in MATMUL_DTYPES:
+    for index, dtype in enumerate(MATMUL_DTYPES):
         why_not = _matmul_unsupported(run, dtype)
         if why_not:
             events.skipped(why_not, dtype)
             continue
         try:
             per_size = {}
-            for n in sizes:
+            for position, n in enumerate(sizes):
                 call = _matmul_call(run.device, dtype, n)
-                # Five short loops: a shared or throttling machine has fast and slow moments; the best is the part's.
-                seconds, calls = best_seconds_per_call(call, run.device, budget_s, repeats=5)
-                per_size[n] = (2 * n**3 / seconds / 1e12, calls)
+                figures_left = (len(MATMUL_DTYPES) - index) * len(sizes) - position
+                with CpuLoad() as cpus:
+                    seconds, calls = seconds_per_call(call, run.device, run.box.share(figures_left))
+                per_size[n] = (rates(2 * n**3 / 1e12, seconds), calls, cpus.record())
                 del call
                 release_memory(run.device)
-            best = max(per_size, key=lambda n: per_size[n][0])
+            best = max(per_size, key=lambda n: median(per_size[n][0]))
+            samples, calls, load = per_size[best]
             events.result(
                 dtype,
-                per_size[best][0],
+                samples,
+                load=load,
                 n=best,
-                calls=per_size[best][1],
-                tflops_by_size={str(n): round(v, 4) for n, (v, _) in per_size.items()},
+                calls=calls,
+                median_tflops_by_size={str(n): round(median(v), 4) for n, (v, _, _) in per_size.items()},
                 flops_per_call="2*n^3",
             )
         except Exception as exc:
@@ -72,8 +76,8 @@ def _cpu_fp16_too_slow() -> str:
     speed = {}
     for dtype in (torch.float32, torch.float16):
         a, b = torch.randn(n, n, dtype=dtype), torch.randn(n, n, dtype=dtype)
-        seconds, _ = best_seconds_per_call(partial(torch.matmul, a, b), torch.device("cpu"), 0.05)
-        speed[dtype] = 1 / seconds
+        seconds, _ = seconds_per_call(partial(torch.matmul, a, b), torch.device("cpu"), Box.of(0.05))
+        speed[dtype] = 1 / min(seconds)
     ratio = speed[torch.float16] / speed[torch.float32]
     if ratio < 0.5:
         return f"fp16 matmul on this CPU runs at {ratio:.2f}x fp32 (emulated, no native fp16 kernels)"

@@ -6,6 +6,7 @@ import os
 import tempfile
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
@@ -15,7 +16,8 @@ from torch import Tensor
 from torch.utils.data import DataLoader, Dataset
 
 from .events import Events
-from .timing import MIB, Run, synchronize
+from .load import CpuLoad
+from .timing import MIB, TARGET_SAMPLES, Box, Run, enough, synchronize
 
 
 class SyntheticImages(Dataset[tuple[Tensor, int]]):
@@ -52,42 +54,70 @@ class SyntheticImages(Dataset[tuple[Tensor, int]]):
 
 
 def dataloader(run: Run, events: Events) -> None:
-    """Samples per second over one pass of a synthetic dataset, starting the workers included."""
-    items, workers = run.pick((192, (0, 2)), (768, (0, 2, 4)))
+    """Samples per second a DataLoader delivers once its workers run: the batches after the first, in
+    windows that fill a share of the box (each window a sample); starting the workers and the first batch
+    is said apart."""
+    workers: tuple[int, ...] = run.pick((0, 2), (0, 2, 4))
     batch = 32
-    dataset = SyntheticImages(items)
-    for count in workers:
+    dataset = SyntheticImages(100_000)  # more than a box can read: the loop stops at the box
+    for index, count in enumerate(workers):
         variant = f"num_workers={count}"
+        box = run.box.share(len(workers) - index)
         try:
             loader = DataLoader(dataset, batch_size=batch, num_workers=count, pin_memory=run.cuda, shuffle=False)
-            began = time.perf_counter()
-            first = 0.0
-            seen = 0
-            for images, _ in loader:
-                if not first:
-                    first = time.perf_counter() - began
-                images = images.to(run.device, non_blocking=True)
-                seen += len(images)
-            synchronize(run.device)
-            seconds = time.perf_counter() - began
-            method = torch_mp.get_start_method(allow_none=True) or "default"
+            with CpuLoad() as load:
+                began = time.perf_counter()
+                batches = iter(loader)
+                next(batches)[0].to(run.device, non_blocking=True)
+                synchronize(run.device)
+                first = time.perf_counter() - began
+                seconds, per_window = _windows(batches, run, box)
+                del batches  # stops the workers
             events.result(
                 "",
-                seen / seconds,
+                [per_window * batch / s for s in seconds],
                 variant,
-                items=seen,
+                load.record(),
                 batch=batch,
+                batches_per_sample=per_window,
+                items=(1 + per_window * (1 + len(seconds))) * batch,  # the first, the sizing window, the samples
                 item_shape=[3, dataset.side, dataset.side],
                 first_batch_s=round(first, 4),
-                start_method=method,
-                includes="starting the workers",
+                start_method=torch_mp.get_start_method(allow_none=True) or "default",
+                excludes="starting the workers and the first batch (first_batch_s)",
             )
         except Exception as exc:
             events.error(exc, variant=variant)
 
 
+def _windows(batches: Iterator[tuple[Tensor, Tensor]], run: Run, box: Box) -> tuple[list[float], int]:
+    """Seconds of each window of batches, and the batches per window. The window is sized by taking batches
+    for one window's time (the workers' prefetched batches come at once, so one batch cannot say it); that
+    first window is not a sample."""
+
+    def take() -> None:
+        images, _ = next(batches)
+        images.to(run.device, non_blocking=True)
+
+    window_s = max(box.left(), 0.0) / (TARGET_SAMPLES + 1)
+    per_window = 0
+    began = time.perf_counter()
+    while not per_window or time.perf_counter() - began < window_s:
+        take()
+        per_window += 1
+    seconds: list[float] = []
+    while not seconds or not enough(len(seconds), box, seconds[-1]):
+        began = time.perf_counter()
+        for _ in range(per_window):
+            take()
+        synchronize(run.device)
+        seconds.append(time.perf_counter() - began)
+    return seconds, per_window
+
+
 def disk_read(run: Run, events: Events) -> None:
-    """Write a file, drop it from the page cache, read it back in 8 MiB sequential reads."""
+    """Write a file, then read it back in 8 MiB sequential reads, dropping it from the page cache before
+    each read; each read is a sample, until the box is spent."""
     size = int(run.request.get("disk_bytes") or run.pick(64 * MIB, 256 * MIB))
     folder = Path(run.request.get("disk_dir") or tempfile.gettempdir())
     mount, source, fstype = _mount_of(folder)
@@ -95,6 +125,7 @@ def disk_read(run: Run, events: Events) -> None:
     chunk = os.urandom(8 * MIB)
     handle, name = tempfile.mkstemp(prefix="gpuconfig-probe-", dir=folder)
     path = Path(name)
+    samples: list[float] = []
     try:
         began = time.perf_counter()
         with os.fdopen(handle, "wb", buffering=0) as out:
@@ -103,19 +134,22 @@ def disk_read(run: Run, events: Events) -> None:
                 written += out.write(chunk[: min(len(chunk), size - written)])
             os.fsync(out.fileno())
         write_s = time.perf_counter() - began
-        dropped, how = _drop_from_cache(path, fstype)
         buffer = bytearray(8 * MIB)
-        began = time.perf_counter()
-        with open(path, "rb", buffering=0) as source_file:
-            read = 0
-            while got := source_file.readinto(buffer):
-                read += got
-        seconds = time.perf_counter() - began
+        with CpuLoad() as load:
+            while not samples or not enough(len(samples), run.box, size / samples[-1] / 1e6):
+                dropped, how = _drop_from_cache(path, fstype)
+                began = time.perf_counter()
+                with open(path, "rb", buffering=0) as source_file:
+                    read = 0
+                    while got := source_file.readinto(buffer):
+                        read += got
+                samples.append(read / (time.perf_counter() - began) / 1e6)
     finally:
         path.unlink(missing_ok=True)
     events.result(
         "",
-        read / seconds / 1e6,
+        samples,
+        load=load.record(),
         file_bytes=read,
         folder=str(folder),
         mount=mount,

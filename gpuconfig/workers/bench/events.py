@@ -25,16 +25,22 @@ class Events:
         self.stream.write(json.dumps(event, default=str) + "\n")
         self.stream.flush()
 
-    def result(self, dtype: str, value: float, variant: str = "", **detail: Any) -> None:
+    def result(
+        self, dtype: str, samples: list[float], variant: str = "", load: dict[str, Any] | None = None, **detail: Any
+    ) -> None:
+        """A figure: its samples in the benchmark's unit, their median as its value, and what else the CPUs
+        did while it was measured (`load`, from load.CpuLoad)."""
         self.emit(
             {
                 "event": "result",
                 "name": self.name,
                 "dtype": dtype,
                 "device": self.device,
-                "value": round(value, 6),
+                "value": round(median(samples), 6),
                 "unit": BENCHMARKS[self.name][1],
                 "variant": variant,
+                "samples": [round(v, 6) for v in samples],
+                "load": load or {},
                 "detail": detail,
             }
         )
@@ -51,6 +57,12 @@ class Events:
         unit = BENCHMARKS[self.name][1] if self.name in BENCHMARKS else ""
         about = {"event": kind, "name": self.name, "dtype": dtype, "device": self.device}
         return {**about, "unit": unit, "variant": variant}
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def describe(exc: BaseException) -> str:

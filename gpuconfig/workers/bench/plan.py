@@ -30,6 +30,27 @@ PER_DEVICE = (
 )  # fmt: skip
 
 
+# What each benchmark's figures may take on one device, in seconds, at most: the time box its repeats fill
+# (quick, full). A run whose budget has less time left than its boxes add up to shrinks each box in proportion.
+BOX_S: dict[str, tuple[float, float]] = {
+    "matmul": (6.0, 20.0),
+    "memory_bandwidth": (2.0, 4.0),
+    "h2d_bandwidth": (2.0, 4.0),
+    "d2h_bandwidth": (2.0, 4.0),
+    "train_cnn": (6.0, 12.0),
+    "train_transformer": (6.0, 12.0),
+    "train_from_host": (3.0, 6.0),
+    "dataloader": (3.0, 8.0),
+    "disk_read": (1.5, 3.0),
+    "allreduce": (4.0, 8.0),
+}
+
+
+def box_s(name: str, suite: str) -> float:
+    quick, full = BOX_S.get(name, (2.0, 4.0))
+    return quick if suite == "quick" else full
+
+
 def plan(suite: str, only: list[str] | None) -> list[str]:
     """The benchmarks to run in order: the suite's, or only those named (unknown names kept, to fail)."""
     if only is None:

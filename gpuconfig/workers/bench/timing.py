@@ -1,28 +1,53 @@
-"""What a run was asked for, and timing on a device: loops sized to a time budget, ended by a synchronize."""
+"""What a run was asked for, and timing on a device: repeated samples that fill a time box, each a loop of
+calls ended by a synchronize, so that every figure is a distribution and not one lucky or unlucky loop."""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
 import gc
-import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import torch
 
 MIB = 2**20
+K = TypeVar("K", bound=Hashable)
+# Samples per figure: at least MIN_SAMPLES even past the box (a median of fewer says nothing of its spread),
+# about TARGET_SAMPLES when the box allows, never more than MAX_SAMPLES.
+MIN_SAMPLES = 3
+TARGET_SAMPLES = 7
+MAX_SAMPLES = 15
+
+
+@dataclass(frozen=True)
+class Box:
+    """A time box: the monotonic time by which a benchmark, or one figure of it, should be done."""
+
+    deadline: float
+
+    @classmethod
+    def of(cls, seconds: float) -> Box:
+        return cls(time.monotonic() + max(seconds, 0.0))
+
+    def left(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def share(self, parts: int) -> Box:
+        """An equal share of what is left, for the first of `parts` figures still to measure."""
+        return Box.of(max(self.left(), 0.0) / max(parts, 1))
 
 
 @dataclass(frozen=True)
 class Run:
-    """What one worker was asked to do, and where."""
+    """What one worker was asked to do, where, and by when."""
 
     suite: str
     device: torch.device
     request: dict[str, Any]
+    box: Box
 
     @property
     def quick(self) -> bool:
@@ -56,25 +81,64 @@ def synchronize(device: torch.device) -> None:
         torch.cuda.synchronize(device)
 
 
-def best_seconds_per_call(
-    call: Callable[[], object], device: torch.device, budget_s: float, repeats: int = 3
-) -> tuple[float, int]:
-    """The fastest of `repeats` timed loops, in seconds per call, after a warm-up; and the calls per loop.
-
-    The loop length is sized from a timed warm-up call so that all loops together take about `budget_s`.
-    """
-    call()
-    synchronize(device)
+def _loop(call: Callable[[], object], calls: int, device: torch.device) -> float:
+    """Seconds per call over a loop of `calls` calls, ended by a synchronize."""
     began = time.perf_counter()
+    for _ in range(calls):
+        call()
+    synchronize(device)
+    return (time.perf_counter() - began) / calls
+
+
+def enough(samples: int, box: Box, last_s: float) -> bool:
+    """Whether to stop sampling: the box is spent (or the next sample would mostly overrun it), once the
+    minimum is taken; or the maximum is reached."""
+    if samples >= MAX_SAMPLES:
+        return True
+    return samples >= MIN_SAMPLES and box.left() < 0.5 * last_s
+
+
+def seconds_per_call(call: Callable[[], object], device: torch.device, box: Box) -> tuple[list[float], int]:
+    """Seconds per call of each sample, and the calls each sample's loop makes, after a warm-up.
+
+    Each sample is a loop sized from a timed call so that about TARGET_SAMPLES of them fill the box; the
+    samples stop when the box is spent (after MIN_SAMPLES) or at MAX_SAMPLES."""
     call()
     synchronize(device)
-    one = max(time.perf_counter() - began, 1e-7)
-    calls = max(1, int(budget_s / repeats / one))
-    best = math.inf
-    for _ in range(repeats):
-        began = time.perf_counter()
-        for _ in range(calls):
-            call()
+    one = max(_loop(call, 1, device), 1e-7)
+    calls = max(1, int(max(box.left(), 0.0) / TARGET_SAMPLES / one))
+    samples: list[float] = []
+    while not samples or not enough(len(samples), box, samples[-1] * calls):
+        samples.append(_loop(call, calls, device))
+    return samples, calls
+
+
+def interleaved(
+    calls: Mapping[K, Callable[[], object]], device: torch.device, box: Box
+) -> tuple[dict[K, list[float]], dict[K, int]]:
+    """Seconds per call of each variant, sampled in rounds that take one sample of every variant in turn,
+    so a ratio between two variants comes from samples taken moments apart (a pair per round).
+
+    Each variant is warmed up twice; its loop is sized so that about TARGET_SAMPLES rounds fill the box."""
+    one = {}
+    for name, call in calls.items():
+        call()
         synchronize(device)
-        best = min(best, (time.perf_counter() - began) / calls)
-    return best, calls
+        one[name] = max(_loop(call, 1, device), 1e-7)
+    per_sample = max(box.left(), 0.0) / TARGET_SAMPLES / len(calls)
+    counts = {name: max(1, int(per_sample / one[name])) for name in calls}
+    samples: dict[K, list[float]] = {name: [] for name in calls}
+    rounds = 0
+    round_s = 0.0
+    while not rounds or not enough(rounds, box, round_s):
+        began = time.perf_counter()
+        for name, call in calls.items():
+            samples[name].append(_loop(call, counts[name], device))
+        round_s = time.perf_counter() - began
+        rounds += 1
+    return samples, counts
+
+
+def rates(work: float, seconds: list[float]) -> list[float]:
+    """Each sample as a rate: `work` per call over its seconds per call."""
+    return [work / s for s in seconds]

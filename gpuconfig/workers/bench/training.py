@@ -3,7 +3,6 @@ whose batch comes from host memory."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -14,9 +13,10 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 from torch.utils.checkpoint import checkpoint
 
-from .events import Events
+from .events import Events, median
+from .load import CpuLoad
 from .memory import PeakMemory, TensorPeak
-from .timing import Run, best_seconds_per_call, release_memory, synchronize
+from .timing import Run, interleaved, rates, release_memory, synchronize
 
 
 class ConvBlock(nn.Module):
@@ -36,7 +36,13 @@ class ConvBlock(nn.Module):
         return out
 
 
-class SmallCNN(nn.Module):
+class Checkpointable(nn.Module):
+    """A model whose blocks run under activation checkpointing while `checkpointing` is set."""
+
+    checkpointing: bool
+
+
+class SmallCNN(Checkpointable):
     """A CIFAR-sized convolutional classifier: two stages of three blocks (two 3x3 convolutions each), pooled,
     one linear head. Each block is one checkpointed segment."""
 
@@ -55,7 +61,7 @@ class SmallCNN(nn.Module):
         return out
 
 
-class SmallTransformer(nn.Module):
+class SmallTransformer(Checkpointable):
     """A pre-norm transformer language model built from torch.nn.TransformerEncoderLayer."""
 
     def __init__(self, vocab: int, width: int, layers: int, heads: int, length: int, checkpointing: bool) -> None:
@@ -87,7 +93,7 @@ def _maybe_checkpoint(module: nn.Module, x: Tensor, enabled: bool) -> Tensor:
 class Model:
     """A model to train, its batch and how to build it, on one device."""
 
-    build: Callable[[bool], nn.Module]
+    build: Callable[[bool], Checkpointable]
     batch: Callable[[], tuple[Tensor, Tensor]]
     batch_size: int
     describe: dict[str, Any]
@@ -117,54 +123,85 @@ def train_transformer(run: Run, events: Events) -> None:
     _training(run, events, model)
 
 
+# (AMP, activation checkpointing) of each step measured, the plain step first: the others' ratios are to it.
+VARIANTS = ((False, False), (False, True), (True, False), (True, True))
+
+
+def _variant(amp: bool, checkpointing: bool) -> str:
+    return "+".join(v for v, on in (("amp", amp), ("checkpointing", checkpointing)) if on)
+
+
 def _training(run: Run, events: Events, model: Model) -> None:
-    """Throughput and peak memory of full steps (forward, loss, backward, AdamW), AMP and checkpointing on/off."""
+    """Throughput and peak memory of full steps (forward, loss, backward, AdamW), AMP and checkpointing on/off.
+
+    Peak memory is measured for each variant in a fresh model. Throughput is measured on one model whose
+    steps switch variant in turn (interleaved rounds), so each variant's throughput against the plain step
+    is a pair per round, measured moments apart, and carries its spread (`vs_plain_samples`)."""
     amp_name = "bf16" if _amp_dtype(run) == torch.bfloat16 else "fp16"
-    budget_s: float = run.pick(0.5, 2.0, 0.5, 2.0)
-    with contextlib.suppress(Exception):  # first-use costs (oneDNN primitives, cuBLAS handles) out of the figures
-        _steps(run, model, amp=False, checkpointing=False)(1)
-        _steps(run, model, amp=True, checkpointing=False)(1)
-    for amp in (False, True):
-        for checkpointing in (False, True):
-            variant = "+".join(v for v, on in (("amp", amp), ("checkpointing", checkpointing)) if on)
-            dtype = amp_name if amp else "fp32"
-            try:
-                release_memory(run.device)
-                with PeakMemory(run.device) as peak:
-                    seconds, steps = best_seconds_per_call(
-                        partial(_steps(run, model, amp, checkpointing), 1), run.device, budget_s, repeats=2
-                    )
-                memory = {"peak_memory_bytes": peak.bytes, "peak_memory_source": peak.source}
-                if not run.cuda:  # the process's RSS growth also counts malloc's kept pages: told apart here
-                    release_memory(run.device)
-                    with TensorPeak() as tensors:
-                        _steps(run, model, amp, checkpointing)(1)
-                    memory = {
-                        "peak_memory_bytes": tensors.peak,
-                        "peak_memory_source": "live CPU tensors, one step (the CPU's max_memory_allocated)",
-                        "peak_rss_growth_bytes": peak.bytes,
-                        "peak_rss_source": peak.source,
-                    }
-                events.result(
-                    dtype,
-                    model.batch_size / seconds,
-                    variant,
-                    **memory,
-                    batch=model.batch_size,
-                    steps=steps,
-                    amp=amp,
-                    checkpointing=checkpointing,
-                    **model.describe,
-                )
-            except Exception as exc:
-                events.error(exc, dtype, variant)
-            release_memory(run.device)
+    memory: dict[tuple[bool, bool], dict[str, Any]] = {}
+    for amp, checkpointing in VARIANTS:
+        try:
+            memory[(amp, checkpointing)] = _peak_memory(run, model, amp, checkpointing)
+        except Exception as exc:
+            events.error(exc, amp_name if amp else "fp32", _variant(amp, checkpointing))
+        release_memory(run.device)
+    if not memory:
+        return
+    try:
+        step = _trainer(run, model)
+        calls = {v: partial(step, *v) for v in memory}
+        with CpuLoad() as load:
+            seconds, counts = interleaved(calls, run.device, run.box)
+    except Exception as exc:
+        for amp, checkpointing in memory:
+            events.error(exc, amp_name if amp else "fp32", _variant(amp, checkpointing))
+        release_memory(run.device)
+        return
+    plain = seconds.get((False, False))
+    for (amp, checkpointing), taken in seconds.items():
+        paired = {}
+        if plain is not None and (amp or checkpointing):
+            paired = {"vs_plain_samples": [round(p / s, 4) for p, s in zip(plain, taken, strict=True)]}
+        events.result(
+            amp_name if amp else "fp32",
+            rates(model.batch_size, taken),
+            _variant(amp, checkpointing),
+            load.record(),
+            **memory[(amp, checkpointing)],
+            **paired,
+            batch=model.batch_size,
+            steps_per_sample=counts[(amp, checkpointing)],
+            amp=amp,
+            checkpointing=checkpointing,
+            interleaved_with=[_variant(*v) or "plain" for v in seconds if v != (amp, checkpointing)],
+            **model.describe,
+        )
+    release_memory(run.device)
+
+
+def _peak_memory(run: Run, model: Model, amp: bool, checkpointing: bool) -> dict[str, Any]:
+    """The peak memory of building the model and training it two steps (the optimizer's state included)."""
+    with PeakMemory(run.device) as peak:
+        _steps(run, model, amp, checkpointing)(2)
+    if run.cuda:
+        return {"peak_memory_bytes": peak.bytes, "peak_memory_source": peak.source}
+    # The process's RSS growth also counts malloc's kept pages: the live tensors are told apart here.
+    release_memory(run.device)
+    with TensorPeak() as tensors:
+        _steps(run, model, amp, checkpointing)(1)
+    return {
+        "peak_memory_bytes": tensors.peak,
+        "peak_memory_source": "live CPU tensors, one step (the CPU's max_memory_allocated)",
+        "peak_rss_growth_bytes": peak.bytes,
+        "peak_rss_source": peak.source,
+    }
 
 
 def train_from_host(run: Run, events: Events) -> None:
     """The small CNN's step twice: with its batch already on the device, and with the batch copied from
     pinned host memory every step as a training loop does (on the same stream, before the step's kernels).
-    The difference is what the host link costs this step: on an eGPU, the Thunderbolt or OCuLink tunnel."""
+    The difference is what the host link costs this step: on an eGPU, the Thunderbolt or OCuLink tunnel.
+    The two are measured in interleaved rounds, so their ratio is a pair per round."""
     width, batch, image = run.pick((16, 32, 32), (32, 64, 32), (64, 256, 64), (64, 256, 96))
     host_x = torch.randn(batch, 3, image, image, pin_memory=run.cuda)
     host_y = torch.randint(0, 10, (batch,), pin_memory=run.cuda)
@@ -184,30 +221,34 @@ def train_from_host(run: Run, events: Events) -> None:
         torch.autograd.backward(loss)
         optimizer.step()
 
-    with contextlib.suppress(Exception):  # first-use costs (allocator, kernels, AdamW state) out of both figures
-        for from_host in (True, False, True, False):
-            step(from_host)
-        synchronize(run.device)
-    budget_s: float = run.pick(0.5, 2.0, 1.0, 3.0)
-    for variant in ("resident", "from_host"):
-        try:
-            seconds, steps = best_seconds_per_call(
-                partial(step, variant == "from_host"), run.device, budget_s, repeats=2
-            )
-            events.result(
-                "fp32",
-                batch / seconds,
-                variant,
-                step_s=seconds,
-                steps=steps,
-                batch=batch,
-                batch_bytes=batch_bytes,
-                width=width,
-                image=image,
-                copy="pinned host memory to the GPU" if run.cuda else "host memory to host memory (no GPU: no link)",
-            )
-        except Exception as exc:
+    variants = ("resident", "from_host")
+    try:
+        with CpuLoad() as load:
+            seconds, counts = interleaved({v: partial(step, v == "from_host") for v in variants}, run.device, run.box)
+    except Exception as exc:
+        for variant in variants:
             events.error(exc, "fp32", variant)
+        release_memory(run.device)
+        return
+    for variant in variants:
+        paired = {}
+        if variant == "from_host":
+            pairs = zip(seconds["resident"], seconds["from_host"], strict=True)
+            paired = {"vs_resident_samples": [round(r / f, 4) for r, f in pairs]}
+        events.result(
+            "fp32",
+            rates(batch, seconds[variant]),
+            variant,
+            load.record(),
+            **paired,
+            step_s=round(median(seconds[variant]), 6),
+            steps_per_sample=counts[variant],
+            batch=batch,
+            batch_bytes=batch_bytes,
+            width=width,
+            image=image,
+            copy="pinned host memory to the GPU" if run.cuda else "host memory to host memory (no GPU: no link)",
+        )
     release_memory(run.device)
 
 
@@ -215,24 +256,40 @@ def _amp_dtype(run: Run) -> torch.dtype:
     return torch.bfloat16 if not run.cuda or torch.cuda.is_bf16_supported() else torch.float16
 
 
-def _steps(run: Run, model: Model, amp: bool, checkpointing: bool) -> Callable[[int], None]:
-    """A fresh model, optimizer and batch on the device; the returned function trains it for n steps."""
-    net = model.build(checkpointing).to(run.device).train()
+def _trainer(run: Run, model: Model) -> Callable[[bool, bool], None]:
+    """A fresh model, optimizer and batch on the device; the returned function trains one step of it, with
+    or without AMP and checkpointing (the model's blocks checkpoint when told to)."""
+    net = model.build(False).to(run.device).train()
     optimizer = torch.optim.AdamW(net.parameters(), lr=1e-4)
     amp_dtype = _amp_dtype(run)
-    scaling = amp and amp_dtype == torch.float16  # fp16 gradients underflow without loss scaling; bf16's do not
-    scaler = torch.amp.GradScaler(run.device.type, enabled=scaling)
+    # fp16 gradients underflow without loss scaling; bf16's do not
+    scaler = torch.amp.GradScaler(run.device.type, enabled=amp_dtype == torch.float16)
     inputs, targets = model.batch()
 
-    def train(steps: int) -> None:
-        for _ in range(steps):
-            optimizer.zero_grad(set_to_none=True)
-            with torch.autocast(run.device.type, dtype=amp_dtype, enabled=amp):
-                logits = net(inputs)
-                loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), targets.reshape(-1))
+    def step(amp: bool, checkpointing: bool) -> None:
+        net.checkpointing = checkpointing
+        optimizer.zero_grad(set_to_none=True)
+        with torch.autocast(run.device.type, dtype=amp_dtype, enabled=amp):
+            logits = net(inputs)
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), targets.reshape(-1))
+        if amp:
             torch.autograd.backward(scaler.scale(loss))
             scaler.step(optimizer)
             scaler.update()
+        else:
+            torch.autograd.backward(loss)
+            optimizer.step()
+
+    return step
+
+
+def _steps(run: Run, model: Model, amp: bool, checkpointing: bool) -> Callable[[int], None]:
+    """A fresh model trained n steps of one variant by the returned function."""
+    step = _trainer(run, model)
+
+    def train(steps: int) -> None:
+        for _ in range(steps):
+            step(amp, checkpointing)
         synchronize(run.device)
 
     return train

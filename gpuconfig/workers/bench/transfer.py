@@ -9,7 +9,8 @@ import torch
 from torch import Tensor
 
 from .events import Events
-from .timing import MIB, Run, best_seconds_per_call, release_memory
+from .load import CpuLoad
+from .timing import MIB, Run, rates, release_memory, seconds_per_call
 
 # Buffers at least 8x the last-level cache, so the copy is not served from cache
 # (mli/transformers-benchmarks#4 read 3868 GB/s "bandwidth" on a 1008 GB/s RTX 4090 from L2).
@@ -26,7 +27,8 @@ def memory_bandwidth(run: Run, events: Events) -> None:
     size = min(size, limit) // MIB * MIB
     src = torch.empty(size, dtype=torch.uint8, device=run.device).fill_(1)
     dst = torch.empty_like(src)
-    seconds, calls = best_seconds_per_call(lambda: dst.copy_(src), run.device, run.pick(0.6, 2.0, 0.3, 1.0))
+    with CpuLoad() as load:
+        seconds, calls = seconds_per_call(lambda: dst.copy_(src), run.device, run.box)
     detail: dict[str, Any] = {
         "buffer_bytes": size,
         "cache_bytes": cache,
@@ -36,7 +38,7 @@ def memory_bandwidth(run: Run, events: Events) -> None:
     }
     if capped:
         detail["capped"] = f"{CACHE_MULTIPLE}x the cache does not fit in free memory; used {size // MIB} MiB"
-    events.result("", 2 * size / seconds / 1e9, **detail)
+    events.result("", rates(2 * size / 1e9, seconds), load=load.record(), **detail)
 
 
 def _last_level_cache(device: torch.device) -> tuple[int, str]:
@@ -92,7 +94,7 @@ def _host_device(run: Run, events: Events, to_device: bool) -> None:
         return
     size = run.pick(0, 0, 256 * MIB, 1024 * MIB)
     gpu = torch.empty(size, dtype=torch.uint8, device=run.device).fill_(1)
-    for variant in ("pinned", "pageable"):
+    for index, variant in enumerate(("pinned", "pageable")):
         try:
             host = torch.empty(size, dtype=torch.uint8, pin_memory=variant == "pinned").fill_(1)
 
@@ -102,8 +104,12 @@ def _host_device(run: Run, events: Events, to_device: bool) -> None:
                 else:
                     host.copy_(gpu, non_blocking=True)
 
-            seconds, calls = best_seconds_per_call(copy, run.device, run.pick(0, 0, 0.5, 2.0))
-            events.result("", size / seconds / 1e9, variant, buffer_bytes=size, calls=calls, counts="one direction")
+            with CpuLoad() as load:
+                seconds, calls = seconds_per_call(copy, run.device, run.box.share(2 - index))
+            events.result(
+                "", rates(size / 1e9, seconds), variant, load.record(), buffer_bytes=size, calls=calls,
+                counts="one direction",
+            )  # fmt: skip
             del host
         except Exception as exc:
             events.error(exc, variant=variant)
