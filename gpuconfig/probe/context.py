@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpuconfig.probe import nvml
-from gpuconfig.probe.labels import benchmark_name, variant_name
+from gpuconfig.probe.labels import figure_label
 from gpuconfig.probe.model import BenchmarkResult, Maybe, Record, Unavailable
 from gpuconfig.probe.stability import repeat_limit, repeat_off, stability
 from gpuconfig.probe.verdicts.health import sampled
@@ -114,7 +114,7 @@ def _cpu_lines(results: Sequence[BenchmarkResult]) -> list[Happening]:
         ),
         Happening(
             "Figures not judged",
-            (f"{len(unstable)} of {len(results)} unstable: " + ", ".join(_label(r) for r in unstable))
+            (f"{len(unstable)} of {len(results)} unstable: " + ", ".join(figure_label(r) for r in unstable))
             if unstable
             else f"none: all {len(results)} figures were stable",
             bool(unstable),
@@ -135,13 +135,10 @@ def _repeat_lines(results: Sequence[BenchmarkResult]) -> list[Happening]:
     middle = statistics.median(abs(off) for _, off in held)
     text = f"{len(held)} figures held against up to {runs} earlier runs: median {100 * middle:.1f} % off"
     if away:
-        text += f"; {len(away)} more than ±{100 * repeat_limit():.0f} % away: " + ", ".join(_label(r) for r in away)
+        text += f"; {len(away)} more than ±{100 * repeat_limit():.0f} % away: " + ", ".join(
+            figure_label(r) for r in away
+        )
     return [Happening(topic, text, bool(away))]
-
-
-def _label(result: BenchmarkResult) -> str:
-    words = [benchmark_name(result.name), result.dtype, variant_name(result.variant)]
-    return " ".join(w for w in words if w) + f" ({result.device})"
 
 
 def _process_line(processes: Maybe[tuple[GpuProcess, ...]] | None) -> Happening:

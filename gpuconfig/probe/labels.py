@@ -16,7 +16,7 @@ from typing import Any
 from gpuconfig.core.units import MISSING, format_bytes, format_number
 from gpuconfig.probe.gpu_facts import GpuFacts
 from gpuconfig.probe.machine import System
-from gpuconfig.probe.model import Maybe, Unavailable, to_json
+from gpuconfig.probe.model import BenchmarkResult, Maybe, Unavailable, to_json
 from gpuconfig.probe.torch_devices import TorchFacts
 
 BENCHMARKS = {
@@ -147,6 +147,12 @@ def benchmark_name(name: str) -> str:
 def variant_name(variant: str) -> str:
     """'amp+checkpointing' -> 'AMP + checkpointing'; one without a name ('num_workers=2') as it is."""
     return VARIANTS.get(variant, variant)
+
+
+def figure_label(result: BenchmarkResult) -> str:
+    """A figure in words: 'Matrix multiply fp32 (cpu)', 'CNN training step bf16 AMP (cuda:0)'."""
+    words = [benchmark_name(result.name), result.dtype, variant_name(result.variant)]
+    return " ".join(w for w in words if w) + f" ({result.device})"
 
 
 def humanised(key: str, capital: bool = True) -> str:

@@ -17,6 +17,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gpuconfig.probe.labels import figure_label
 from gpuconfig.probe.model import BenchmarkResult, read_samples
 from gpuconfig.probe.references import references
 
@@ -97,20 +98,24 @@ def stability(result: BenchmarkResult, repeats: bool = True) -> Stability:
     spread = spread_of(result.samples)
     limit = spread_limit()
     load = busy(result)
-    reasons = []
+    own_cpus = result.device == "cpu" or result.name in CPU_BOUND
+    reasons = [f"it was measured while {load}"] if load and own_cpus else []  # the cause first
     if spread is not None and spread.spread > limit:
         reasons.append(f"its samples spread {spread.text()}, more than ±{100 * limit:.0f} %")
+    fewest = int(references().thresholds["min_samples"])
+    if 0 < len(result.samples) < fewest:
+        reasons.append(f"only {len(result.samples)} of the {fewest} samples it needs fit in its time box")
     off = repeat_off(result) if repeats else None
-    if off is not None and abs(off) > repeat_limit():
+    own = spread.spread if spread is not None else 0.0
+    if off is not None and (abs(off) > repeat_limit() or abs(off) + own > limit):
         runs = f"{len(result.earlier)} earlier run" + "s" * (len(result.earlier) > 1)
         before = statistics.median(result.earlier)
         reasons.append(
-            f"it lies {100 * off:+.0f} % from this machine's {runs} ({before:.4g} {result.unit}), more than "
-            f"±{100 * repeat_limit():.0f} %: its speed varies between runs"
+            f"it lies {100 * off:+.0f} % from this machine's {runs} ({before:.4g} {result.unit}), where a figure "
+            f"may lie ±{100 * repeat_limit():.0f} % (±{100 * limit:.0f} % with its own spread)"
+            + ("" if load else ": the machine's speed varies between runs")
         )
-    if load and (result.device == "cpu" or result.name in CPU_BOUND):
-        reasons.append(f"it was measured while {load}")
-    elif load and reasons:
+    if load and reasons and not own_cpus:
         reasons.append(f"likely cause: {load}")
     return Stability(spread, "; ".join(reasons), load)
 
@@ -131,7 +136,7 @@ def paired_ratio(result: BenchmarkResult, base: BenchmarkResult, key: str) -> Ra
     pairs = read_samples(result.detail.get(key))
     spread = spread_of(pairs)
     value = spread.median if spread is not None else result.value / base.value
-    shaky = [figure.label for figure in (base, result) if not stability(figure).stable]
+    shaky = [figure_label(figure) for figure in (base, result) if not stability(figure).stable]
     reasons = [f"{' and '.join(shaky)} {'are' if len(shaky) > 1 else 'is'} unstable"] if shaky else []
     limit = spread_limit()
     if spread is not None and spread.spread > limit:

@@ -77,7 +77,8 @@ def unstable_verdict(
         expected,
         unit,
         f"judged only when the middle half of the samples lies within ±{100 * t['stable_spread']:.0f} % of the "
-        f"median and others take at most {100 * t['busy_share']:.0f} % of the CPUs",
+        f"median, others take at most {100 * t['busy_share']:.0f} % of the CPUs, and the figure lies within "
+        f"±{100 * t['repeat_spread']:.0f} % of this machine's earlier runs",
         t["stability_source"],
         RERUN_ADVICE,
     )

@@ -57,6 +57,9 @@ def run(request: dict[str, Any], events: Events, began: float) -> int:
             start = {"event": "start", "name": name, "index": index, "total": len(names), "what": shown}
             events.emit({**start, "device": str(device), "unit": unit})
             problem = device_problem(device)
+            if _spent(budget, began):
+                events.skipped(SPENT)
+                continue
             try:
                 if name not in RUNNERS:
                     raise LookupError(f"no benchmark named {name!r}; known: {', '.join(BENCHMARKS)}")
@@ -72,14 +75,21 @@ def run(request: dict[str, Any], events: Events, began: float) -> int:
     return 0
 
 
+SPENT = "not run: the run's time budget was spent before it (a busy or slow machine; --budget allows more)"
+
+
+def _spent(budget: object, began: float) -> bool:
+    return isinstance(budget, int | float) and not isinstance(budget, bool) and time.monotonic() - began >= budget
+
+
 def _box(to_come: list[float], budget: object, began: float) -> Box:
     """The next benchmark's time box: its own, shrunk in proportion when the budget left cannot hold all
     the boxes still to come."""
     own = to_come[0]
-    if isinstance(budget, (int, float)) and not isinstance(budget, bool):
-        left = float(budget) - (time.monotonic() - began)
-        if left < sum(to_come):
-            return Box.of(max(left, 0.0) * own / sum(to_come))
+    if isinstance(budget, int | float) and not isinstance(budget, bool):
+        ends = began + float(budget)
+        left = ends - time.monotonic()
+        return Box.of(max(left, 0.0) * own / sum(to_come) if left < sum(to_come) else own, ends)
     return Box.of(own)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import gc
+import math
 import time
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
@@ -15,8 +16,8 @@ import torch
 
 MIB = 2**20
 K = TypeVar("K", bound=Hashable)
-# Samples per figure: at least MIN_SAMPLES even past the box (a median of fewer says nothing of its spread),
-# about TARGET_SAMPLES when the box allows, never more than MAX_SAMPLES.
+# Samples per figure: at least MIN_SAMPLES even past the box (a median of fewer says nothing of its spread)
+# unless the box is overrun by as long again, about TARGET_SAMPLES when the box allows, at most MAX_SAMPLES.
 MIN_SAMPLES = 3
 TARGET_SAMPLES = 7
 MAX_SAMPLES = 15
@@ -27,17 +28,24 @@ class Box:
     """A time box: the monotonic time by which a benchmark, or one figure of it, should be done."""
 
     deadline: float
+    seconds: float = 0.0  # how long it was when it was given
+    ends: float = math.inf  # when the whole run's budget is spent (monotonic)
 
     @classmethod
-    def of(cls, seconds: float) -> Box:
-        return cls(time.monotonic() + max(seconds, 0.0))
+    def of(cls, seconds: float, ends: float = math.inf) -> Box:
+        return cls(time.monotonic() + max(seconds, 0.0), max(seconds, 0.0), ends)
+
+    def overrun(self) -> bool:
+        """Whether it has run past its end by as long again as it was, or past the run's budget (a slow or
+        busy machine): sampling then stops with what it has."""
+        return self.left() < -max(self.seconds, 0.5) or time.monotonic() > self.ends
 
     def left(self) -> float:
         return self.deadline - time.monotonic()
 
     def share(self, parts: int) -> Box:
         """An equal share of what is left, for the first of `parts` figures still to measure."""
-        return Box.of(max(self.left(), 0.0) / max(parts, 1))
+        return Box.of(max(self.left(), 0.0) / max(parts, 1), self.ends)
 
 
 @dataclass(frozen=True)
@@ -92,8 +100,9 @@ def _loop(call: Callable[[], object], calls: int, device: torch.device) -> float
 
 def enough(samples: int, box: Box, last_s: float) -> bool:
     """Whether to stop sampling: the box is spent (or the next sample would mostly overrun it), once the
-    minimum is taken; or the maximum is reached."""
-    if samples >= MAX_SAMPLES:
+    minimum is taken; or the maximum is reached. A box overrun by as long again stops with fewer than the
+    minimum, so that a busy machine still keeps the run's time (the figure is then judged unstable)."""
+    if samples >= MAX_SAMPLES or box.overrun():
         return True
     return samples >= MIN_SAMPLES and box.left() < 0.5 * last_s
 
@@ -119,14 +128,12 @@ def interleaved(
     """Seconds per call of each variant, sampled in rounds that take one sample of every variant in turn,
     so a ratio between two variants comes from samples taken moments apart (a pair per round).
 
-    Each variant is warmed up twice; its loop is sized so that about TARGET_SAMPLES rounds fill the box."""
-    one = {}
-    for name, call in calls.items():
+    Each variant is warmed up once; the first round (one call of each) sizes the loops of the rounds after
+    it, so that about TARGET_SAMPLES rounds fill the box."""
+    for call in calls.values():
         call()
-        synchronize(device)
-        one[name] = max(_loop(call, 1, device), 1e-7)
-    per_sample = max(box.left(), 0.0) / TARGET_SAMPLES / len(calls)
-    counts = {name: max(1, int(per_sample / one[name])) for name in calls}
+    synchronize(device)
+    counts = dict.fromkeys(calls, 1)
     samples: dict[K, list[float]] = {name: [] for name in calls}
     rounds = 0
     round_s = 0.0
@@ -135,6 +142,9 @@ def interleaved(
         for name, call in calls.items():
             samples[name].append(_loop(call, counts[name], device))
         round_s = time.perf_counter() - began
+        if rounds == 0:
+            per_sample = max(box.left(), 0.0) / TARGET_SAMPLES / len(calls)
+            counts = {name: max(1, int(per_sample / samples[name][0])) for name in calls}
         rounds += 1
     return samples, counts
 
