@@ -183,7 +183,8 @@ def test_suite_runs_in_a_real_worker_and_lands_in_history(  # type: ignore[no-un
     fp32 = next(r for r in run.results if r.name == "matmul" and r.dtype == "fp32")
     assert fp32.status == "ok" and fp32.value is not None and fp32.value > 0 and fp32.unit == "TFLOP/s"
     row = run.results.index(fp32)
-    assert table.item(row, 0).text() == "matmul" and table.item(row, 1).text() == "fp32"
+    assert table.item(row, 0).text() == "Matrix multiply" and table.item(row, 1).text() == "fp32"
+    assert table.item(row, 0).toolTip() == fp32.label  # the worker's own name, for a bug report
     assert table.item(row, 4).text() == "TFLOP/s"
     # the figure is a distribution: its spread and sample count, and "ok" only when it is stable enough to judge
     found = stability(fp32)
