@@ -1,5 +1,6 @@
 """What else the machine's CPUs did while a figure was measured: other processes' CPU time and the time
-the hypervisor stole, as shares of all CPUs' time. Standard library only (Linux's /proc, proc(5)).
+the hypervisor stole, as shares of all CPUs' time. Linux's /proc (proc(5)) with the standard library;
+elsewhere psutil, where the benchmarks' Python has it.
 
 Other processes' time is all busy time less this worker's own: the worker, its live descendants (the
 DataLoader's workers, torchrun's ranks) and the children it has already waited for.
@@ -15,6 +16,7 @@ from typing import Any
 
 PROC = Path("/proc")
 SOURCE = "/proc/stat and /proc/<pid>/stat (proc(5)): busy time of all CPUs less this worker's own"
+PSUTIL_SOURCE = "psutil.cpu_times() less this worker's and its children's psutil cpu_times()"
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class _Counters:
     steal: float
     own: float  # this worker's CPU time, with its descendants
     cpus: int
+    source: str
 
 
 def _tick() -> float:
@@ -40,7 +43,7 @@ def _read() -> _Counters | None:
     try:
         lines = (PROC / "stat").read_text(encoding="ascii").splitlines()
     except OSError:
-        return None
+        return _read_psutil()
     cpus = sum(1 for line in lines if line.startswith("cpu") and line[3:4].isdigit())
     # user nice system idle iowait irq softirq steal (guest time is inside user)
     values = [float(v) for v in lines[0].split()[1:9]] if lines and lines[0].startswith("cpu ") else []
@@ -50,8 +53,32 @@ def _read() -> _Counters | None:
     busy = user + nice + system + irq + softirq
     return _Counters(
         total=(busy + idle + iowait + steal) / TICK, busy=busy / TICK, steal=steal / TICK, own=_own_seconds(),
-        cpus=cpus,
+        cpus=cpus, source=SOURCE,
     )  # fmt: skip
+
+
+def _read_psutil() -> _Counters | None:
+    """The same counters through psutil, where this Python has it (Windows, macOS: no /proc)."""
+    try:
+        import psutil  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:
+        return None
+    try:
+        times = psutil.cpu_times()
+        me = psutil.Process()
+        own = sum(me.cpu_times()[:4])  # user, system, children's user and system
+        for child in me.children(recursive=True):
+            try:
+                own += sum(child.cpu_times()[:2])
+            except psutil.Error:
+                continue
+    except (psutil.Error, OSError):
+        return None
+    idle = times.idle + getattr(times, "iowait", 0.0)
+    steal = getattr(times, "steal", 0.0)
+    busy = sum(times) - idle - steal - getattr(times, "guest", 0.0) - getattr(times, "guest_nice", 0.0)
+    cpus = psutil.cpu_count() or 1
+    return _Counters(total=busy + idle + steal, busy=busy, steal=steal, own=own, cpus=cpus, source=PSUTIL_SOURCE)
 
 
 def _own_seconds() -> float:
@@ -109,5 +136,5 @@ class CpuLoad:
             "steal": round((b.steal - a.steal) / total, 4),
             "cpus": b.cpus,
             "seconds": round(self._wall, 3),
-            "source": SOURCE,
+            "source": b.source,
         }
