@@ -3,9 +3,9 @@
 A figure is the median of repeated samples (the worker's time boxes). It is unstable, and is not judged,
 when the middle half of its samples spans more than the stated spread; for a figure of the CPU, when
 other processes and the hypervisor took more than the stated share of the CPUs while it was measured;
-or when it lies further than the stated share from the same figure in this machine's earlier runs (a
-shared machine's speed can change between runs while each run is steady; thresholds and their source in
-catalog/probe_references.toml). A ratio of two figures (AMP's speed-up,
+or when it lies further than the stated share from the same figure in this machine's earlier runs, or
+those earlier runs themselves spread further (a shared machine's speed can change between runs while each
+run is steady; thresholds and their source in catalog/probe_references.toml). A ratio of two figures (AMP's speed-up,
 checkpointing's cost, the host link's cost) comes from pairs measured moments apart; it is unstable when
 either figure is, or when its own pairs spread as much. Everything here reads the raw samples a report
 keeps, so an older report's figures can be judged again.
@@ -41,6 +41,12 @@ def repeat_off(result: BenchmarkResult) -> float | None:
         return None
     before = statistics.median(result.earlier)
     return result.value / before - 1 if before else None
+
+
+def half_range(values: Sequence[float]) -> float:
+    """Half the distance between the largest and the smallest value, over their middle (a share)."""
+    middle = (max(values) + min(values)) / 2
+    return (max(values) - min(values)) / 2 / middle if middle else 0.0
 
 
 @dataclass(frozen=True)
@@ -114,6 +120,13 @@ def stability(result: BenchmarkResult, repeats: bool = True) -> Stability:
             f"it lies {100 * off:+.0f} % from this machine's {runs} ({before:.4g} {result.unit}), where a figure "
             f"may lie ±{100 * repeat_limit():.0f} % (±{100 * limit:.0f} % with its own spread)"
             + ("" if load else ": the machine's speed varies between runs")
+        )
+    swing = half_range(result.earlier) if repeats and len(result.earlier) > 1 else 0.0
+    if swing > repeat_limit():
+        reasons.append(
+            f"this machine's last {len(result.earlier)} runs of it lie within ±{100 * swing:.0f} % of their middle, "
+            f"more than ±{100 * repeat_limit():.0f} %: its speed varies between runs, so one run's figure is not "
+            f"known to ±{100 * limit:.0f} %"
         )
     if load and reasons and not own_cpus:
         reasons.append(f"likely cause: {load}")

@@ -155,6 +155,9 @@ def test_a_figure_far_from_this_machines_earlier_runs_is_not_judged() -> None:
     assert stability(replace(wide, earlier=(104.0,)), repeats=False).stable
     assert not stability(replace(wide, earlier=(104.0,))).stable
     assert stability(replace(steady, earlier=(120.0,)), repeats=False).stable  # its own run alone
+    # A machine whose earlier runs spread: even a figure at their median is not known to ±10 %.
+    shifting = stability(replace(steady, earlier=(80.0, 100.0, 120.0, 95.0, 105.0)))
+    assert not shifting.stable and "last 5 runs of it lie within ±20 % of their middle" in shifting.why
 
 
 def test_a_figure_that_fails_its_reference_still_fails_when_unstable() -> None:
