@@ -73,11 +73,13 @@ def spread_of(samples: Sequence[float]) -> Spread | None:
 @dataclass(frozen=True)
 class Stability:
     """Whether a figure is judged, and why not: `why` is empty for a stable figure; `busy` names what else
-    used the CPUs, where that passed the threshold (the likely cause of a wide spread)."""
+    used the CPUs, where that passed the threshold (the likely cause of a wide spread); `drifting`: it
+    does not repeat across this machine's earlier runs."""
 
     spread: Spread | None
     why: str = ""
     busy: str = ""
+    drifting: bool = False  # it does not repeat across this machine's earlier runs
 
     @property
     def stable(self) -> bool:
@@ -111,26 +113,32 @@ def stability(result: BenchmarkResult, repeats: bool = True) -> Stability:
     fewest = int(references().thresholds["min_samples"])
     if 0 < len(result.samples) < fewest:
         reasons.append(f"only {len(result.samples)} of the {fewest} samples it needs fit in its time box")
-    off = repeat_off(result) if repeats else None
-    own = spread.spread if spread is not None else 0.0
-    if off is not None and (abs(off) > repeat_limit() or abs(off) + own > limit):
-        runs = f"{len(result.earlier)} earlier run" + "s" * (len(result.earlier) > 1)
-        before = statistics.median(result.earlier)
-        reasons.append(
-            f"it lies {100 * off:+.0f} % from this machine's {runs} ({before:.4g} {result.unit}), where a figure "
-            f"may lie ±{100 * repeat_limit():.0f} % (±{100 * limit:.0f} % with its own spread)"
-            + ("" if load else ": the machine's speed varies between runs")
-        )
-    swing = half_range(result.earlier) if repeats and len(result.earlier) > 1 else 0.0
-    if swing > repeat_limit():
-        reasons.append(
-            f"this machine's last {len(result.earlier)} runs of it lie within ±{100 * swing:.0f} % of their middle, "
-            f"more than ±{100 * repeat_limit():.0f} %: its speed varies between runs, so one run's figure is not "
-            f"known to ±{100 * limit:.0f} %"
-        )
+    drift = _drift(result, spread.spread if spread is not None else 0.0) if repeats else ""
+    if drift:
+        reasons.append(drift)
     if load and reasons and not own_cpus:
         reasons.append(f"likely cause: {load}")
-    return Stability(spread, "; ".join(reasons), load)
+    return Stability(spread, "; ".join(reasons), load, bool(drift))
+
+
+def _drift(result: BenchmarkResult, own: float) -> str:
+    """Why a figure does not repeat across this machine's earlier runs, in words; "" when it does: it lies
+    more than the allowed share from their median (or, with its own spread, more than the judgement's
+    resolution), or those runs themselves swing more than the allowed share."""
+    off = repeat_off(result)
+    if off is None:
+        return ""
+    allowed, limit = repeat_limit(), spread_limit()
+    swing = half_range(result.earlier) if len(result.earlier) > 1 else 0.0
+    far = abs(off) > allowed or abs(off) + own > limit
+    if not far and swing <= allowed:
+        return ""
+    runs = f"this machine's last {len(result.earlier)} run" + "s" * (len(result.earlier) > 1)
+    before = statistics.median(result.earlier)
+    said = f"it lies {100 * off:+.1f} % from {runs} ({before:.4g} {result.unit})"
+    if swing > allowed:
+        said += f", which themselves swing ±{100 * swing:.1f} %"
+    return f"{said}, where ±{100 * allowed:.0f} % is allowed (±{100 * limit:.0f} % with its own spread)"
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,10 @@ from gpuconfig.probe.references import REFERENCES_FILE, references
 from gpuconfig.probe.stability import Stability, stability
 
 RERUN_ADVICE = "run the probe again when the machine is idle (close other programs and jobs)"
+DRIFT_ADVICE = (
+    "this machine's speed changes between runs, as a shared or virtual machine's can: judge a part on a "
+    "machine no one else uses, or run the probe several times and compare the runs"
+)
 
 
 def measured(results: Iterable[BenchmarkResult], name: str, device: str | None = None) -> list[BenchmarkResult]:
@@ -80,5 +84,5 @@ def unstable_verdict(
         f"median, others take at most {100 * t['busy_share']:.0f} % of the CPUs, and the figure lies within "
         f"±{100 * t['repeat_spread']:.0f} % of this machine's earlier runs",
         t["stability_source"],
-        RERUN_ADVICE,
+        DRIFT_ADVICE if found.drifting and not found.busy else RERUN_ADVICE,
     )
