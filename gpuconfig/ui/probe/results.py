@@ -211,32 +211,6 @@ class VerdictsPanel(QWidget):
         head = f"<b>{escape(verdict.check)} — {escape(verdict.subject)}</b>"
         return head + "<br>" + "<br>".join(escape(line) for line in lines)
 
-    def _name(self, result: BenchmarkResult) -> str:
-        """The benchmark and its variant in words (the worker's own names in the tooltip)."""
-        names = {
-            "matmul": self.tr("Matrix multiply"),
-            "memory_bandwidth": self.tr("Memory bandwidth"),
-            "h2d_bandwidth": self.tr("Host to device copy"),
-            "d2h_bandwidth": self.tr("Device to host copy"),
-            "train_cnn": self.tr("CNN training step"),
-            "train_transformer": self.tr("Transformer training step"),
-            "train_from_host": self.tr("Training step fed from host memory"),
-            "dataloader": self.tr("DataLoader"),
-            "disk_read": self.tr("Disk sequential read"),
-            "allreduce": self.tr("All-reduce"),
-        }
-        variants = {
-            "amp": self.tr("AMP"),
-            "checkpointing": self.tr("checkpointing"),
-            "amp+checkpointing": self.tr("AMP + checkpointing"),
-            "resident": self.tr("batch on the device"),
-            "from_host": self.tr("batch from the host"),
-            "pinned": self.tr("pinned memory"),
-            "pageable": self.tr("pageable memory"),
-        }
-        words = [names.get(result.name, result.name), variants.get(result.variant, result.variant)]
-        return self.tr("{benchmark}, {variant}").format(benchmark=words[0], variant=words[1]) if words[1] else words[0]
-
     def _status_text(self, status: str) -> str:
         return {"pass": self.tr("pass"), "warn": self.tr("warn"), "fail": self.tr("fail"), "info": self.tr("info")}.get(
             status, status
