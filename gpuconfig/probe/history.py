@@ -34,8 +34,9 @@ MIGRATIONS = (
 )
 
 
-# How many of a machine's earlier runs a new run's figures are held against, to say whether they repeat.
-EARLIER_RUNS = 5
+# How many of a machine's earlier runs are read to find each figure's earlier values (a run of only some
+# benchmarks has none of the others'; session.EARLIER_VALUES of each are kept).
+EARLIER_RUNS = 20
 
 
 class HistoryError(RuntimeError):
@@ -144,6 +145,8 @@ def earlier_in(path: Path) -> Callable[[str, str], list[ProbeRun]]:
             return []
         try:
             return history.earlier(host, suite)
+        except sqlite3.Error:  # a page that fails to read: nothing to compare with, the run goes on
+            return []
         finally:
             history.close()
 

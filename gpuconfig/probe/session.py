@@ -25,6 +25,8 @@ from gpuconfig.probe.torch_devices import TorchFacts
 from gpuconfig.probe.verdicts import counts, judge
 
 Progress = Callable[[int, int, str], None]
+# How many earlier values of a figure it is held against (the newest).
+EARLIER_VALUES = 5
 
 
 @dataclass(frozen=True)
@@ -155,16 +157,19 @@ def with_earlier(
     results: Sequence[BenchmarkResult], past: Sequence[ProbeRun], python: str, torch: Maybe[TorchFacts]
 ) -> tuple[BenchmarkResult, ...]:
     """Each measured figure with its values in `past` runs of the same Python and torch (newest first), where
-    they were stable in their own run: what says whether this machine's figures repeat."""
+    they were stable in their own run, at most EARLIER_VALUES of each: what says whether this machine's
+    figures repeat."""
     version = torch.version if isinstance(torch, TorchFacts) else None
     alike = [run for run in past if run.python == python and getattr(run.torch, "version", None) == version]
     figures: dict[tuple[str, str, str, str], list[float]] = {}
     for run in alike:
         for old in run.results:
-            if old.status == "ok" and old.value is not None and stability(old, repeats=False).stable:
+            # A report from before figures were sampled measured them another way: not held against.
+            if old.status == "ok" and old.value is not None and old.samples and stability(old, repeats=False).stable:
                 figures.setdefault(old.key, []).append(old.value)
     return tuple(
-        replace(r, earlier=tuple(figures[r.key])) if r.status == "ok" and r.key in figures else r for r in results
+        replace(r, earlier=tuple(figures[r.key][:EARLIER_VALUES])) if r.status == "ok" and r.key in figures else r
+        for r in results
     )
 
 

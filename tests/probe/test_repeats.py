@@ -17,8 +17,8 @@ from tests.probe.reports import typed
 QUIET = {"others_cpu": 0.0, "steal": 0.0, "cpus": 2, "source": "test"}
 
 
-def matmul(value: float, spread: float = 0.01) -> BenchmarkResult:
-    samples = (value * (1 - spread), value, value * (1 + spread))
+def matmul(value: float, spread: float = 0.01, sampled: bool = True) -> BenchmarkResult:
+    samples = (value * (1 - spread), value, value * (1 + spread)) if sampled else ()
     return BenchmarkResult("matmul", "fp32", "cpu", value, "TFLOP/s", samples=samples, load=QUIET)
 
 
@@ -37,12 +37,14 @@ def test_each_figure_keeps_its_values_in_this_machines_earlier_alike_runs(tmp_pa
     history.save(a_run("2026-11-22T10:00:00+00:00", 0.52))
     history.save(a_run("2026-11-22T11:00:00+00:00", 0.70, torch="2.12.0"))  # another torch: not alike
     history.save(a_run("2026-11-23T10:00:00+00:00", 0.40, host="lab-8"))  # another machine
+    history.save(a_run("2026-11-19T10:00:00+00:00", 0.61, sampled=False))  # a report from before samples
     history.close()
     past = earlier_in(path)("lab-7", "quick")
-    assert [r.started_at[:10] for r in past] == ["2026-11-22", "2026-11-22", "2026-11-21", "2026-11-20"]
+    assert [r.started_at[:10] for r in past] == ["2026-11-22", "2026-11-22", "2026-11-21", "2026-11-20", "2026-11-19"]
     now = a_run("2026-11-24T10:00:00+00:00", 0.51)
     (figure,) = with_earlier(now.results, past, now.python, now.torch)
-    assert figure.earlier == (0.52, 0.50)  # newest first; the same figure in the same Python and torch
+    # newest first; the same figure in the same Python and torch, measured the same way (sampled)
+    assert figure.earlier == (0.52, 0.50)
     assert earlier_in(tmp_path / "missing" / "none.sqlite3")("lab-7", "quick") == []
 
 

@@ -43,6 +43,11 @@ class Box:
     def left(self) -> float:
         return self.deadline - time.monotonic()
 
+    def again(self) -> Box:
+        """A box as long as this one was, from now (within the run's budget): for the timing after a
+        benchmark's fixed work (building models, measuring their memory)."""
+        return Box.of(min(self.seconds, max(self.ends - time.monotonic(), 0.0)), self.ends)
+
     def share(self, parts: int) -> Box:
         """An equal share of what is left, for the first of `parts` figures still to measure."""
         return Box.of(max(self.left(), 0.0) / max(parts, 1), self.ends)
@@ -128,12 +133,16 @@ def interleaved(
     """Seconds per call of each variant, sampled in rounds that take one sample of every variant in turn,
     so a ratio between two variants comes from samples taken moments apart (a pair per round).
 
-    Each variant is warmed up once; the first round (one call of each) sizes the loops of the rounds after
-    it, so that about TARGET_SAMPLES rounds fill the box."""
+    Each variant is warmed up once, then timed once to size its loop so that about TARGET_SAMPLES rounds
+    fill the box; that sizing call is a sample only where the box is already overrun after it."""
     for call in calls.values():
         call()
     synchronize(device)
-    counts = dict.fromkeys(calls, 1)
+    sizing = {name: max(_loop(call, 1, device), 1e-7) for name, call in calls.items()}
+    if box.overrun():  # a busy machine: the one timed call of each is all there is time for
+        return {name: [seconds] for name, seconds in sizing.items()}, dict.fromkeys(calls, 1)
+    per_sample = max(box.left(), 0.0) / TARGET_SAMPLES / len(calls)
+    counts = {name: max(1, int(per_sample / sizing[name])) for name in calls}
     samples: dict[K, list[float]] = {name: [] for name in calls}
     rounds = 0
     round_s = 0.0
@@ -142,9 +151,6 @@ def interleaved(
         for name, call in calls.items():
             samples[name].append(_loop(call, counts[name], device))
         round_s = time.perf_counter() - began
-        if rounds == 0:
-            per_sample = max(box.left(), 0.0) / TARGET_SAMPLES / len(calls)
-            counts = {name: max(1, int(per_sample / samples[name][0])) for name in calls}
         rounds += 1
     return samples, counts
 
