@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -13,7 +14,7 @@ from typing import Any
 import torch
 import torch.distributed as dist
 
-from .events import Events, median
+from .events import Events
 from .load import CpuLoad
 from .timing import MIB, Run, rates, synchronize
 
@@ -62,7 +63,7 @@ def allreduce(run: Run, events: Events) -> None:
     bus = 2 * (world - 1) / world
     by_size = {}
     for size, seconds in sorted(timings.items()):
-        algbw = size / median(seconds) / 1e9
+        algbw = size / statistics.median(seconds) / 1e9
         by_size[str(size)] = {"algbw_gbs": round(algbw, 3), "busbw_gbs": round(algbw * bus, 3)}
     largest = max(timings)
     events.result(

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable
 from functools import partial
 
 import torch
 
-from .events import Events, median
+from .events import Events
 from .load import CpuLoad
 from .timing import Box, Run, rates, release_memory, seconds_per_call
 
@@ -33,7 +34,7 @@ def matmul(run: Run, events: Events) -> None:
                 per_size[n] = (rates(2 * n**3 / 1e12, seconds), calls, cpus.record())
                 del call
                 release_memory(run.device)
-            best = max(per_size, key=lambda n: median(per_size[n][0]))
+            best = max(per_size, key=lambda n: statistics.median(per_size[n][0]))
             samples, calls, load = per_size[best]
             events.result(
                 dtype,
@@ -41,7 +42,7 @@ def matmul(run: Run, events: Events) -> None:
                 load=load,
                 n=best,
                 calls=calls,
-                median_tflops_by_size={str(n): round(median(v), 4) for n, (v, _, _) in per_size.items()},
+                median_tflops_by_size={str(n): round(statistics.median(v), 4) for n, (v, _, _) in per_size.items()},
                 flops_per_call="2*n^3",
             )
         except Exception as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 import sys
 import traceback
 from typing import IO, Any
@@ -36,7 +37,7 @@ class Events:
                 "name": self.name,
                 "dtype": dtype,
                 "device": self.device,
-                "value": round(median(samples), 6),
+                "value": round(statistics.median(samples), 6),
                 "unit": BENCHMARKS[self.name][1],
                 "variant": variant,
                 "samples": [round(v, 6) for v in samples],
@@ -57,12 +58,6 @@ class Events:
         unit = BENCHMARKS[self.name][1] if self.name in BENCHMARKS else ""
         about = {"event": kind, "name": self.name, "dtype": dtype, "device": self.device}
         return {**about, "unit": unit, "variant": variant}
-
-
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def describe(exc: BaseException) -> str:

@@ -3,6 +3,7 @@ whose batch comes from host memory."""
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -13,7 +14,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 from torch.utils.checkpoint import checkpoint
 
-from .events import Events, median
+from .events import Events
 from .load import CpuLoad
 from .memory import PeakMemory, TensorPeak
 from .timing import Run, interleaved, rates, release_memory, synchronize
@@ -245,7 +246,7 @@ def train_from_host(run: Run, events: Events) -> None:
             variant,
             load.record(),
             **paired,
-            step_s=round(median(seconds[variant]), 6),
+            step_s=round(statistics.median(seconds[variant]), 6),
             steps_per_sample=counts[variant],
             batch=batch,
             batch_bytes=batch_bytes,
