@@ -46,3 +46,25 @@ def test_the_best_fit_block_is_taken_not_the_first() -> None:
     # Free blocks of 12 MiB and 14 MiB in separate segments; 13 MiB takes the 14 MiB one, 11 MiB the 12 MiB one.
     events = [(1, 12 * MiB), (2, 14 * MiB), (1, -1), (2, -1), (3, 13 * MiB), (4, 11 * MiB)]
     assert reserved_peak(events) == (26 * MiB, 26 * MiB)
+
+
+def test_the_model_replays_streams_recorded_on_an_h100_to_torchs_own_peaks() -> None:
+    """Every allocation and free of real runs on an H100 (torch 2.11, recorded by benchmarks/gpu_allocations.py),
+    replayed: the model's peaks are the ones torch.cuda.max_memory_allocated and max_memory_reserved reported,
+    to the byte, for a convolutional training step (with cuDNN's workspaces) and a 4,096-token prompt."""
+    import json
+    import lzma
+    from pathlib import Path
+
+    recording = Path(__file__).parents[2] / "benchmarks" / "results" / "gpu_h100" / "allocations.json.xz"
+    with lzma.open(recording, "rt", encoding="utf-8") as handle:
+        rows = {row["case"]: row for row in json.load(handle)["rows"]}
+    for case in ("resnet-18-finetune-sgd", "llama-small-generate-4096", "resnet-50-finetune-amp"):
+        row = rows[case]
+        events = [
+            (address, size if action == "alloc" else -1)
+            for action, address, size, _ in row["stream"]
+            if action in ("alloc", "free_completed")
+        ]
+        measured = row["measured"]
+        assert reserved_peak(events) == (measured["cuda_max_allocated_bytes"], measured["cuda_max_reserved_bytes"])

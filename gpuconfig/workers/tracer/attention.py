@@ -277,28 +277,35 @@ def cuda_dropout(device: str | None) -> Iterator[None]:
 
 
 def cuda_math(query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: float, is_causal: bool, scale: Any) -> Any:
-    """SDPA's math path as CUDA runs it (attention.cpp, _scaled_dot_product_attention_math): fp16 and bf16 in
-    fp32, the scale split between query and key, softmax, and dropout by CUDA's fused kernel (a bool mask,
-    where the CPU's dropout keeps one in the input's dtype); below autocast, as the operator is."""
+    """SDPA's math path as CUDA runs it (aten/src/ATen/native/transformers/attention.cpp,
+    _scaled_dot_product_attention_math), below autocast as the operator is: fp16 and bf16 in fp32; the query scaled;
+    a causal or boolean mask made an additive float mask of length x length (convert_boolean_attn_mask); grouped
+    key/value heads repeated; the scores added the mask in place; then _safe_softmax, which tests every score
+    for -inf (a bool of the scores' size, reduced per row) so that a fully masked row gives zeros; dropout by
+    CUDA's fused kernel (a bool mask). The allocations match a real run's, recorded on an H100 with torch 2.11
+    (benchmarks/gpu_allocations.py, llama-small-generate-4096): per layer the scores, the probabilities, the
+    bool test and the float mask, and no third copy of the scores."""
     import torch
 
     dtype = query.dtype
     with torch.autocast("cpu", enabled=False):
-        if key.shape[-3] != query.shape[-3]:  # grouped key/value heads, repeated as math does
-            groups = query.shape[-3] // key.shape[-3]
-            key, value = key.repeat_interleave(groups, dim=-3), value.repeat_interleave(groups, dim=-3)
         if dtype in (torch.float16, torch.bfloat16):
             query, key, value = query.float(), key.float(), value.float()
         root = math.sqrt(scale if scale is not None else 1.0 / math.sqrt(query.shape[-1]))
-        scores = (query * root) @ (key * root).transpose(-2, -1)
+        query = query * root
         if is_causal:
-            allowed = torch.ones(query.shape[-2], key.shape[-2], dtype=torch.bool).tril()
-            scores = scores.masked_fill(allowed.logical_not(), -math.inf)
+            attn_mask = torch.ones(query.shape[-2], key.shape[-2], dtype=torch.bool).tril()
         if attn_mask is not None and attn_mask.dtype == torch.bool:
-            scores = scores.masked_fill(attn_mask.logical_not(), -math.inf)
-        elif attn_mask is not None:
-            scores = scores + attn_mask.float()
+            attn_mask = torch.zeros_like(attn_mask, dtype=query.dtype).masked_fill_(attn_mask.logical_not(), -math.inf)
+        if key.shape[-3] != query.shape[-3]:  # grouped key/value heads, repeated as math does
+            groups = query.shape[-3] // key.shape[-3]
+            key, value = key.repeat_interleave(groups, dim=-3), value.repeat_interleave(groups, dim=-3)
+        scores = query @ (key.transpose(-2, -1) * root)
+        if attn_mask is not None:
+            scores.add_(attn_mask)
         probabilities = torch.softmax(scores, dim=-1)
+        fully_masked = scores.eq(-math.inf).all(dim=-1, keepdim=True)  # _safe_softmax's test; its zeros change no size
+        del scores, fully_masked
         if dropout_p > 0:
             probabilities = torch.native_dropout(probabilities, dropout_p, True)[0]
         return (probabilities @ value).to(dtype)
