@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from gpuconfig.cli.options import (
@@ -25,6 +26,13 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     estimate.add_argument(
         "--gpu", metavar="GPU", help="the GPU to check the fit and time against: its catalog id, name or words of it"
     )
+    estimate.add_argument(
+        "--probe-report",
+        metavar="FILE",
+        type=Path,
+        help="a probe report of the machine (gpuconfig probe --json): the step is priced at the matmul rates and "
+        "memory bandwidth measured there instead of datasheet figures (with --device cpu: this machine's CPU)",
+    )
     estimate.add_argument("--no-cache", action="store_true", help="trace again even if a cached trace exists")
     headroom_option(estimate)
     form_options(estimate)
@@ -34,6 +42,8 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
 def run(args: argparse.Namespace) -> Reply | int:
     from gpuconfig.core.workload.advice import advise, option_record
     from gpuconfig.core.workload.answer import answer_record, gpu_spec
+    from gpuconfig.core.workload.fit import default_headroom
+    from gpuconfig.core.workload.measured import measured_spec, read_report
     from gpuconfig.core.workload.runner import TraceFailed
     from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import WorkloadError
@@ -41,8 +51,12 @@ def run(args: argparse.Namespace) -> Reply | int:
     asked = workload(args)
     try:
         store = open_store() if args.gpu or args.headroom is None else None
-        headroom = headroom_of(args, store)
+        # The saved headroom is a share of a card's memory; a workload on the CPU keeps the CPU band's own.
+        on_cpu = asked.device == "cpu" and args.headroom is None
+        headroom = default_headroom("cpu") if on_cpu else headroom_of(args, store)
         gpu = gpu_spec(store, catalog_part(store, args.gpu, "gpu", "--gpu").id) if args.gpu else None
+        if args.probe_report is not None:
+            gpu = measured_spec(read_report(args.probe_report), asked.device, gpu, str(args.probe_report))
 
         def progress(done: int, total: int, what: str) -> None:
             if not args.json and sys.stderr.isatty():
@@ -91,6 +105,8 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
     if "gpu" in record:
         gpu = record["gpu"]
         out.append(f"{gpu['name']} ({format_bytes(gpu['memory'])}): {gpu['verdict']}")
+        if gpu.get("measured"):
+            out.append(f"  rates {gpu['measured']}")
         if not gpu["fits"]:
             out.append(f"  as asked it {gpu['fit']['text']}")
         out.append(f"  headroom: {gpu['fit']['headroom']['why']}")

@@ -300,3 +300,28 @@ def test_a_generation_shows_its_first_token_and_decode_rate(qtbot, tab: Workload
     assert f"{generation.tokens_per_s_per_sequence:,.1f} tokens/s per sequence" in text
     assert "Compiled with CUDA graphs" in tab.view.timing.toolTip()
     assert generation.efficiency.source in tab.view.timing.toolTip()
+
+
+def test_measured_speed_prices_the_step_from_the_newest_probe_run(qtbot, tab: WorkloadTab, tiny_llama: Path) -> None:  # type: ignore[no-untyped-def]
+    """With no probe run the option says what to do; after one is saved in the probe history, a CPU workload is
+    timed at the CPU rates it measured, and the answer says so."""
+    from gpuconfig.probe.history import ProbeHistory
+    from gpuconfig.probe.session import ProbeRun
+
+    tab.form.set_workload(tiny_workload(tiny_llama, device="cpu", precision="fp32"))
+    tab.form.measured.setChecked(True)
+    qtbot.waitUntil(lambda: "no probe run of this machine yet" in tab.error.text(), timeout=TRACE_TIMEOUT_MS)
+    report = json.loads((Path(__file__).parents[1] / "workload" / "data" / "probe_cpu_report.json").read_text())
+    history = ProbeHistory.open_default()  # the test's own data folder (conftest)
+    saved = history.save(ProbeRun.from_record(report))
+    history.close()
+    tab.recompute()
+    wait_for_answer(qtbot, tab)
+    answer = tab.answer
+    assert answer is not None and answer.gpu is not None and answer.timing is not None
+    assert answer.gpu.fp32_tflops == 0.078698 and f"the Probe tab's run {saved}" in answer.gpu.measured
+    assert "at this machine's measured rates" in tab.view.timing.text()
+    assert answer.gpu.measured in tab.view.timing.toolTip()
+    tab.form.measured.setChecked(False)
+    wait_for_answer(qtbot, tab)
+    assert tab.answer is not None and tab.answer.gpu is None  # back to a CPU answer with no time

@@ -53,6 +53,38 @@ def decode_efficiency() -> DecodeEfficiency | None:
     return fitted
 
 
+@cache
+def measured_share(device: str) -> tuple[float, str]:
+    """The share of a probe report's measured rates a real eager step reaches on `device`, with its source
+    (catalog/measured_efficiency.toml, written by benchmarks/cpu_step_time.py); the rates as reached where none
+    was measured."""
+    path = catalog_dir() / "measured_efficiency.toml"
+    try:
+        with path.open("rb") as handle:
+            entry = tomllib.load(handle)[device]
+        share, source = float(entry["share"]), str(entry["source"])
+    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
+        return 1.0, "taken as reached: no share of measured rates has been measured on this kind of device"
+    if not 0 < share <= 1:
+        return 1.0, "taken as reached: the catalog's measured share is out of range"
+    return share, source
+
+
+def measured_efficiency(gpu: GpuSpec, workload: Workload) -> tuple[Efficiency, DecodeEfficiency | None]:
+    """With rates measured on the machine itself (measured.py), the step reaches the share of them measured for
+    its kind of device (measured_share). A GPU's eager kernels still each take the launch time fitted on published
+    decode rates (the probe does not measure it); a CPU launches none."""
+    share, why = measured_share(workload.device)
+    source = f"FLOPs and bytes at the rates {gpu.measured}, at {share:.0%} of them ({why})"
+    fitted = decode_efficiency()
+    launch = fitted.launch_seconds if fitted is not None and workload.device == "cuda" else 0.0
+    launch_source = f"; each kernel's launch {fitted.source}" if launch and fitted is not None else ""
+    return (
+        Efficiency(share, share, source, conv=share),
+        DecodeEfficiency(share, launch, f"reads at {share:.0%} of the memory bandwidth {gpu.measured}{launch_source}"),
+    )
+
+
 NO_DECODE = "generated tokens not priced: no decode calibration (benchmarks/decode_calibration.py writes it)"
 
 
@@ -60,10 +92,9 @@ def timing_for(
     fitted: Fitted, workload: Workload, source: ModelSource, batch: int, seq: int, gpu: GpuSpec
 ) -> tuple[Timing | None, str]:
     """The time of the workload's step (for generation, the whole request) on `gpu`, or why there is none."""
-    calibrated = efficiency()
+    calibrated, decode = measured_efficiency(gpu, workload) if gpu.measured else (efficiency(), decode_efficiency())
     if calibrated is None:
         return None, "no calibrated efficiency yet (benchmarks/time_calibration.py writes catalog/efficiency.toml)"
-    decode = decode_efficiency()
     if not workload.training and workload.generate > 1 and decode is None:
         return None, NO_DECODE  # the prompt's pass alone would be far too fast an answer
     try:
@@ -108,7 +139,7 @@ def answer_from_fit(
         timing, note = timing_for(fitted, workload, source, workload.batch, seq, gpu)
     cc = (gpu.cc_major, gpu.cc_minor) if gpu is not None and gpu.cc_major is not None else None
     attention = attention_choice(workload, fitted.attention, cc)
-    return Answer(source, fitted, result, timing, gpu, note, attention, headroom or default_headroom())
+    return Answer(source, fitted, result, timing, gpu, note, attention, headroom or default_headroom(workload.device))
 
 
 def gpu_spec(store: Any, part_id: str) -> GpuSpec:
@@ -160,6 +191,7 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "id": answer.gpu.id,
             "name": answer.gpu.name,
             "memory": answer.gpu.memory_bytes,
+            "measured": answer.gpu.measured or None,
             "fits": verdict.fits,
             "fit": verdict_record(verdict),
         }

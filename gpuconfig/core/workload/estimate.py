@@ -365,6 +365,7 @@ class GpuSpec:
     pcie_lanes: int | None = None
     nvlink_gbs: float | None = None  # both directions, as vendors give it
     form_factor: str = ""
+    measured: str = ""  # where its rates and bandwidth were measured, when they are not the datasheet's
 
     @classmethod
     def from_specs(cls, part_id: str, name: str, specs: dict[str, Any]) -> GpuSpec:

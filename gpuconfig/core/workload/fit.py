@@ -38,15 +38,19 @@ class Headroom:
         return f"{round(100 * self.share, 1):g} %"
 
 
-def default_headroom() -> Headroom:
-    """The largest measured under-estimate on a GPU, rounded up to a whole percent; a stated tenth without one."""
-    found = band("cuda")
-    if found is None or found.worst_under_error is None:
-        return Headroom(UNMEASURED_HEADROOM, "no GPU accuracy band has been measured: a tenth of the card kept free")
+def default_headroom(device: str = "cuda") -> Headroom:
+    """The largest measured under-estimate on the device (a GPU, or the CPU when a workload runs there), rounded up
+    to a whole percent; a stated tenth without one."""
+    found = band(device)
+    kind = "CPU" if device == "cpu" else "GPU"
+    if found is None:
+        return Headroom(UNMEASURED_HEADROOM, f"no {kind} accuracy band has been measured: a tenth kept free")
+    if found.worst_under_error is None:
+        return Headroom(UNMEASURED_HEADROOM, f"{found.benchmark} records no under-estimate: a tenth kept free")
     share = math.ceil(round(-found.worst_under_error * 100, 6)) / 100
     return Headroom(
         min(MOST_HEADROOM, share),
-        f"the largest under-estimate against real GPU runs ({100 * found.worst_under_error:+.1f} %, "
+        f"the largest under-estimate against real {kind} runs ({100 * found.worst_under_error:+.1f} %, "
         f"{found.benchmark} over {found.cases} cases), rounded up",
     )
 

@@ -259,9 +259,18 @@ class AnswerView(QWidget):
             split = self.tr(
                 "bound by kernel launches: {kernels:,.0f} kernels take {launch}; the GPU's work: {split}"
             ).format(kernels=timing.kernels, launch=format_seconds(timing.launch_seconds), split=split)
+        basis = (
+            self.tr("eager PyTorch at this machine's measured rates")
+            if answer.gpu is not None and answer.gpu.measured
+            else self.tr("eager PyTorch")
+        )
         self.timing.setText(
-            self.tr("Time per step: {step} · {samples:,.1f} samples/s{tokens} ({split}; eager PyTorch)").format(
-                step=format_seconds(timing.step_seconds), samples=timing.samples_per_s, tokens=tokens, split=split
+            self.tr("Time per step: {step} · {samples:,.1f} samples/s{tokens} ({split}; {basis})").format(
+                step=format_seconds(timing.step_seconds),
+                samples=timing.samples_per_s,
+                tokens=tokens,
+                split=split,
+                basis=basis,
             )
         )
         self.timing.setToolTip(
@@ -402,5 +411,5 @@ class AnswerView(QWidget):
             workload.batch,
             float(answer.estimate.memory.peak),
             note,
-            on_gpu=gpu is not None,
+            on_gpu=gpu is not None and workload.device == "cuda",
         )

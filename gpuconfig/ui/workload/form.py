@@ -229,6 +229,14 @@ class WorkloadForm(QWidget):
         self.double_quant.setToolTip(
             self.tr("Quantize the 4-bit weights' scales too: 0.127 instead of 0.5 bits per weight (QLoRA)")
         )
+        self.measured = QCheckBox(self.tr("At this machine's measured speed"))
+        self.measured.setObjectName("measured")
+        self.measured.setToolTip(
+            self.tr(
+                "Price the step at the matmul rates and memory bandwidth the Probe tab last measured on this "
+                "machine (its GPU, or its CPU when the workload runs there) instead of the datasheet's"
+            )
+        )
         self.gpu = QComboBox()
         self.gpu.setObjectName("gpu")
         self.gpu.setMinimumContentsLength(18)
@@ -275,6 +283,7 @@ class WorkloadForm(QWidget):
             ("device", self.tr("Runs on"), self.device),
             ("gpus", self.tr("GPUs"), parallel_row),
             ("gpu", self.tr("GPU model"), self.gpu),
+            ("measured", "", self.measured),
         ]
         for key, text, field in rows:
             label = QLabel(text)
@@ -292,6 +301,7 @@ class WorkloadForm(QWidget):
         self.lora_targets.currentTextChanged.connect(self._on_edit)
         self.checkpointing.toggled.connect(self._on_edit)
         self.double_quant.toggled.connect(self._on_edit)
+        self.measured.toggled.connect(self._on_edit)
 
     def _choices(self, name: str, ids: dict[str, str], names: dict[str, str]) -> QComboBox:
         box = QComboBox()

@@ -32,6 +32,7 @@ from gpuconfig.core.userdata.store import Store
 from gpuconfig.core.workload.advice import Option, advise, instant_options, ranked, traced_changes
 from gpuconfig.core.workload.answer import Answer, gpu_spec
 from gpuconfig.core.workload.estimate import GpuSpec
+from gpuconfig.core.workload.fit import default_headroom
 from gpuconfig.core.workload.service import Fit, Resolved, TraceKey
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
@@ -67,6 +68,7 @@ class WorkloadTab(QWidget):
         self.answer: Answer | None = None
         self.tracing = Tracing(parent=self)
         self._gpus: dict[str, GpuSpec] = {}
+        self._probe_history: Any = None  # opened when the form first asks for this machine's measured speed
         self._cancelled_key: TraceKey | None = None
         self._jobs = Jobs(self)  # the technique comparison's
         self._advice: tuple[BackgroundJob, Any] | None = None  # job, key
@@ -232,6 +234,9 @@ class WorkloadTab(QWidget):
             self._save()
         self.tracing.shutdown(wait_ms)
         self._jobs.shutdown(wait_ms)
+        if self._probe_history is not None:
+            self._probe_history.close()
+            self._probe_history = None
 
     def apply_colors(self, colors: Colors) -> None:
         self.colors = colors
@@ -284,15 +289,40 @@ class WorkloadTab(QWidget):
         self._start_trace(resolved)
 
     def _gpu(self, workload: Workload) -> GpuSpec | None:
-        if workload.device != "cuda":
-            return None
-        part_id = self.form.gpu_id()
-        if part_id not in self._gpus:
-            self._gpus[part_id] = gpu_spec(self.store, part_id)
-        return self._gpus[part_id]
+        """The device the answer is judged and timed on: the chosen catalog GPU, as the Probe tab last measured
+        this machine when the form asks for its measured speed (the CPU's, for a workload on the CPU)."""
+        base = None
+        if workload.device == "cuda":
+            part_id = self.form.gpu_id()
+            if part_id not in self._gpus:
+                self._gpus[part_id] = gpu_spec(self.store, part_id)
+            base = self._gpus[part_id]
+        if not self.form.measured.isChecked():
+            return base
+        return self._measured(workload.device, base)
+
+    def _measured(self, device: str, base: GpuSpec | None) -> GpuSpec:
+        """This machine's device as its newest probe run measured it; WorkloadError when there is none to use."""
+        from gpuconfig.core.workload.measured import measured_spec
+        from gpuconfig.probe.history import HistoryError, ProbeHistory
+
+        try:
+            if self._probe_history is None:
+                self._probe_history = ProbeHistory.open_default()
+            runs = self._probe_history.runs()
+            if not runs:
+                raise WorkloadError(self.tr("no probe run of this machine yet: run a suite in the Probe tab first"))
+            newest = runs[0]
+            record = self._probe_history.load(newest.id).record()
+        except HistoryError as exc:
+            raise WorkloadError(str(exc)) from exc
+        where = self.tr("the Probe tab's run {id}").format(id=newest.id)
+        return measured_spec(record, device, base, where)
 
     def _answer(self, workload: Workload, fit: Fit, gpu: GpuSpec | None) -> None:
-        answer, seconds = fit.answer(workload, gpu, self.store.user.headroom()), fit.trace_seconds
+        # The saved headroom is a share of a card's memory; a workload on the CPU keeps the CPU band's own.
+        headroom = default_headroom("cpu") if workload.device == "cpu" else self.store.user.headroom()
+        answer, seconds = fit.answer(workload, gpu, headroom), fit.trace_seconds
         self.answer = answer
         self._clear_error()
         self.results.setEnabled(True)
