@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> Reply | int:
         headroom = default_headroom("cpu") if on_cpu else headroom_of(args, store)
         gpu = gpu_spec(store, catalog_part(store, args.gpu, "gpu", "--gpu").id) if args.gpu else None
         if args.probe_report is not None:
-            gpu = measured_spec(read_report(args.probe_report), asked.device, gpu, str(args.probe_report))
+            base = gpu if asked.device == "cuda" else None  # on the CPU the machine's CPU is measured, not a card
+            gpu = measured_spec(read_report(args.probe_report), asked.device, base, str(args.probe_report))
 
         def progress(done: int, total: int, what: str) -> None:
             if not args.json and sys.stderr.isatty():

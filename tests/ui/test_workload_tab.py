@@ -322,6 +322,14 @@ def test_measured_speed_prices_the_step_from_the_newest_probe_run(qtbot, tab: Wo
     assert answer.gpu.fp32_tflops == 0.078698 and f"the Probe tab's run {saved}" in answer.gpu.measured
     assert "at this machine's measured rates" in tab.view.timing.text()
     assert answer.gpu.measured in tab.view.timing.toolTip()
+    # A newer run that measured no matmul (another suite, or cancelled) gives way to the one that did.
+    history = ProbeHistory.open_default()
+    newer = history.save(ProbeRun.from_record({**report, "started_at": "2099-01-01T00:00:00+00:00", "benchmarks": []}))
+    history.close()
+    tab.form.set_workload(tiny_workload(tiny_llama, device="cpu", precision="fp32", batch=3))
+    wait_for_answer(qtbot, tab, batch=3)
+    assert tab.answer is not None and tab.answer.gpu is not None and newer != saved
+    assert f"the Probe tab's run {saved}" in tab.answer.gpu.measured
     tab.form.measured.setChecked(False)
     wait_for_answer(qtbot, tab)
     assert tab.answer is not None and tab.answer.gpu is None  # back to a CPU answer with no time

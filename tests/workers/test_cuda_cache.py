@@ -48,23 +48,45 @@ def test_the_best_fit_block_is_taken_not_the_first() -> None:
     assert reserved_peak(events) == (26 * MiB, 26 * MiB)
 
 
+REPLAY_RECORDED = """
+import json, lzma, sys
+from gpuconfig.workers.tracer.cuda_cache import reserved_peak
+with lzma.open(sys.argv[1], "rt", encoding="utf-8") as handle:
+    rows = {row["case"]: row for row in json.load(handle)["rows"]}
+out = {}
+for case in sys.argv[2:]:
+    row = rows[case]
+    events = [(a, s if act == "alloc" else -1) for act, a, s, _ in row["stream"] if act in ("alloc", "free_completed")]
+    measured = row["measured"]
+    torch_peaks = [measured["cuda_max_allocated_bytes"], measured["cuda_max_reserved_bytes"]]
+    out[case] = [list(reserved_peak(events)), torch_peaks]
+print(json.dumps(out))
+"""
+
+
 def test_the_model_replays_streams_recorded_on_an_h100_to_torchs_own_peaks() -> None:
     """Every allocation and free of real runs on an H100 (torch 2.11, recorded by benchmarks/gpu_allocations.py),
     replayed: the model's peaks are the ones torch.cuda.max_memory_allocated and max_memory_reserved reported,
-    to the byte, for a convolutional training step (with cuDNN's workspaces) and a 4,096-token prompt."""
+    to the byte, for a convolutional training step (with cuDNN's workspaces) and a 4,096-token prompt. Read in a
+    child process: the recordings' hundreds of thousands of events would leave the test process's heap holding
+    large free blocks, which the heap-replay tests' forks must not inherit."""
     import json
-    import lzma
+    import subprocess
+    import sys
     from pathlib import Path
 
-    recording = Path(__file__).parents[2] / "benchmarks" / "results" / "gpu_h100" / "allocations.json.xz"
-    with lzma.open(recording, "rt", encoding="utf-8") as handle:
-        rows = {row["case"]: row for row in json.load(handle)["rows"]}
-    for case in ("resnet-18-finetune-sgd", "llama-small-generate-4096", "resnet-50-finetune-amp"):
-        row = rows[case]
-        events = [
-            (address, size if action == "alloc" else -1)
-            for action, address, size, _ in row["stream"]
-            if action in ("alloc", "free_completed")
-        ]
-        measured = row["measured"]
-        assert reserved_peak(events) == (measured["cuda_max_allocated_bytes"], measured["cuda_max_reserved_bytes"])
+    root = Path(__file__).parents[2]
+    recording = root / "benchmarks" / "results" / "gpu_h100" / "allocations.json.xz"
+    cases = ["resnet-18-finetune-sgd", "llama-small-generate-4096", "resnet-50-finetune-amp"]
+    done = subprocess.run(
+        [sys.executable, "-c", REPLAY_RECORDED, str(recording), *cases],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+        cwd=root,
+    )
+    replayed = json.loads(done.stdout)
+    assert set(replayed) == set(cases)
+    for case, (model, measured) in replayed.items():
+        assert model == measured, case

@@ -66,3 +66,32 @@ def test_a_cuda_trace_holds_the_workspace_at_the_convolutions_peak(tmp_path: Pat
     assert sum(cpu["memory"].values()) == w + y
     assert sum(cuda["memory"].values()) == w + y + (x + w + y)
     assert cuda["cuda_reserved_peak_bytes"] == 2 << 20  # everything fits one 2 MiB small segment
+
+
+def test_only_the_workspace_events_are_taken_out_of_the_replay_without_them() -> None:
+    """The events a workspace adds to the tracker's stream are exactly its allocation and its free, which the
+    replay without workspaces leaves out and nothing else."""
+    import torch  # noqa: TID251  (the tests' Python has the torch extra)
+    from torch._subclasses.fake_tensor import FakeTensorMode  # noqa: TID251
+
+    from gpuconfig.workers.tracer import torch_private
+    from gpuconfig.workers.tracer.cudnn_workspace import cudnn_workspaces
+
+    with FakeTensorMode():
+        conv = torch.nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        data = torch.randn(2, 3, 16, 16)
+        tracker = torch_private.recording_tracker()
+        with tracker, cudnn_workspaces("cuda", tracker.events) as recorded, torch.no_grad():
+            out = conv(data)
+        events = list(tracker.events)
+    del out
+    x, w, y = 2 * 3 * 16 * 16 * 4, 8 * 3 * 3 * 3 * 4, 2 * 8 * 16 * 16 * 4
+    taken = sorted(recorded.indices)
+    assert len(taken) == 2
+    (key, size), freed = events[taken[0]], events[taken[1]]
+    assert size == x + w + y and freed == (key, -1)
+    assert recorded.without(events) == [e for at, e in enumerate(events) if at not in taken]
+    assert len(recorded.without(events)) == len(events) - 2
+    with cudnn_workspaces("cpu", []) as none:
+        pass
+    assert none.indices == set()

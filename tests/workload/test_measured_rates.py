@@ -58,11 +58,18 @@ def test_reports_that_cannot_price_a_step_are_refused_in_one_line(tmp_path: Path
     no_bandwidth = {"benchmarks": [{"name": "matmul", "dtype": "fp32", "device": "cpu", "status": "ok", "value": 1.0}]}
     with pytest.raises(WorkloadError, match="no memory bandwidth"):
         measured_spec(no_bandwidth, "cpu")
-    bad_values = [float("nan"), -1.0, True, "12"]
+    bad_values = [float("nan"), -1.0, True, "12", 10**400]
     for value in bad_values:
         report = {"benchmarks": [{"name": "matmul", "dtype": "fp32", "device": "cpu", "status": "ok", "value": value}]}
         with pytest.raises(WorkloadError, match="no matmul rate"):
             measured_spec(report, "cpu")
+    unhashable = {"benchmarks": [{"name": "matmul", "dtype": [], "device": "cpu", "status": "ok", "value": 1.0}]}
+    with pytest.raises(WorkloadError, match="no matmul rate"):
+        measured_spec(unhashable, "cpu")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(WorkloadError, match="not a JSON probe report"):
+        read_report(deep)
 
 
 def test_the_step_is_priced_at_the_measured_rates_and_the_share_a_real_step_reaches(tmp_path: Path) -> None:
@@ -91,6 +98,14 @@ def test_the_command_line_takes_a_report_and_says_where_its_rates_come_from(tmp_
     )
     assert "rates measured by gpuconfig probe on AMD EPYC (2 logical cores)" in done.stdout
     assert "the largest under-estimate against real CPU runs" in done.stdout  # the CPU band's headroom, not a card's
+    with_card = subprocess.run(
+        [sys.executable, "-m", "gpuconfig", "estimate", *args, "--gpu", "nvidia-h100-sxm", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    assert json.loads(with_card.stdout)["gpu"]["name"] == "AMD EPYC (2 logical cores)"  # on the CPU, not the card
     missing = subprocess.run(
         [sys.executable, "-m", "gpuconfig", "estimate", *args[:-1], str(tmp_path / "none.json")],
         capture_output=True,

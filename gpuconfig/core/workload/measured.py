@@ -35,7 +35,7 @@ def read_report(path: Path) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise WorkloadError(f"probe report {path}: {exc.strerror or exc}") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
         raise WorkloadError(f"probe report {path}: not a JSON probe report ({exc})") from exc
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
         raise WorkloadError(
@@ -51,9 +51,13 @@ def _figure(result: Any, device: str) -> float | None:
     if result.get("variant"):
         return None
     value = result.get("value")
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer too large for a float
+        return None
+    return number if math.isfinite(number) and number > 0 else None
 
 
 def _device_of(report: dict[str, Any], device: str) -> str:
@@ -112,8 +116,9 @@ def measured_spec(report: dict[str, Any], device: str, base: GpuSpec | None = No
         value = _figure(result, name)
         if value is None:
             continue
-        if result.get("name") == "matmul" and result.get("dtype") in RATE_FIELDS:
-            rates[RATE_FIELDS[str(result["dtype"])]] = value
+        dtype = result.get("dtype")
+        if result.get("name") == "matmul" and isinstance(dtype, str) and dtype in RATE_FIELDS:
+            rates[RATE_FIELDS[dtype]] = value
         elif result.get("name") == "memory_bandwidth":
             bandwidth = value
     if not rates:

@@ -13,6 +13,7 @@ holds an error, the last answer stays on screen, muted, and its verdict says it 
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -69,6 +70,7 @@ class WorkloadTab(QWidget):
         self.tracing = Tracing(parent=self)
         self._gpus: dict[str, GpuSpec] = {}
         self._probe_history: Any = None  # opened when the form first asks for this machine's measured speed
+        self._probe_records: dict[int, dict[str, Any]] = {}  # each probe run's record, read once
         self._cancelled_key: TraceKey | None = None
         self._jobs = Jobs(self)  # the technique comparison's
         self._advice: tuple[BackgroundJob, Any] | None = None  # job, key
@@ -302,7 +304,8 @@ class WorkloadTab(QWidget):
         return self._measured(workload.device, base)
 
     def _measured(self, device: str, base: GpuSpec | None) -> GpuSpec:
-        """This machine's device as its newest probe run measured it; WorkloadError when there is none to use."""
+        """This machine's device as its newest probe run that measured it saw it (the runs' records are read once
+        each); WorkloadError when no run measured it."""
         from gpuconfig.core.workload.measured import measured_spec
         from gpuconfig.probe.history import HistoryError, ProbeHistory
 
@@ -312,12 +315,19 @@ class WorkloadTab(QWidget):
             runs = self._probe_history.runs()
             if not runs:
                 raise WorkloadError(self.tr("no probe run of this machine yet: run a suite in the Probe tab first"))
-            newest = runs[0]
-            record = self._probe_history.load(newest.id).record()
-        except HistoryError as exc:
+            refused: WorkloadError | None = None
+            for run in runs:  # newest first: a cancelled run, or one of other benchmarks, gives way to an older one
+                if run.id not in self._probe_records:
+                    self._probe_records[run.id] = self._probe_history.load(run.id).record()
+                where = self.tr("the Probe tab's run {id}").format(id=run.id)
+                try:
+                    return measured_spec(self._probe_records[run.id], device, base, where)
+                except WorkloadError as exc:
+                    refused = refused or exc
+            assert refused is not None
+            raise refused
+        except (HistoryError, sqlite3.DatabaseError) as exc:
             raise WorkloadError(str(exc)) from exc
-        where = self.tr("the Probe tab's run {id}").format(id=newest.id)
-        return measured_spec(record, device, base, where)
 
     def _answer(self, workload: Workload, fit: Fit, gpu: GpuSpec | None) -> None:
         # The saved headroom is a share of a card's memory; a workload on the CPU keeps the CPU band's own.
@@ -356,7 +366,7 @@ class WorkloadTab(QWidget):
 
     def _advice_key(self, answer: Answer, gpu: GpuSpec) -> tuple[object, ...]:
         """What a comparison answers: the options depend on the headroom that judges them too."""
-        return (answer.source.digest, answer.estimate.workload, gpu.id, answer.headroom)
+        return (answer.source.digest, answer.estimate.workload, gpu, answer.headroom)  # a measured spec is its own
 
     # -- background jobs --------------------------------------------------------------------------
 
@@ -518,5 +528,6 @@ class WorkloadTab(QWidget):
         text = json.dumps(workload.to_json(), sort_keys=True)
         if self.store.user.setting(SETTING_FORM) != text:
             self.store.user.set_setting(SETTING_FORM, text)
-        if self.answer.gpu is not None and self.store.user.setting(SETTING_GPU) != self.answer.gpu.id:
-            self.store.user.set_setting(SETTING_GPU, self.answer.gpu.id)
+        chosen = self.form.gpu_id()  # the catalog GPU chosen, also when the answer is at measured rates
+        if self.answer.gpu is not None and chosen and self.store.user.setting(SETTING_GPU) != chosen:
+            self.store.user.set_setting(SETTING_GPU, chosen)

@@ -50,7 +50,7 @@ class TechniqueTable(QTableWidget):
         self.setHorizontalHeaderLabels(
             [
                 self.tr("Change"),
-                self.tr("Peak per GPU"),
+                self.tr("Peak per device"),
                 self.tr("Fits"),
                 self.tr("Cost"),
                 self.tr("Step time"),

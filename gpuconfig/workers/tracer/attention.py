@@ -151,7 +151,7 @@ def attention_kernels(request: dict[str, Any], model: Any) -> Iterator[Attention
         # The kernel takes dropout, any additive mask and fp32 (sdp_utils.cpp, use_mem_efficient_attention). A
         # boolean mask becomes an additive bias first, as convert_boolean_attn_mask does.
         if attn_mask is not None and attn_mask.dtype == torch.bool:
-            attn_mask = torch.zeros_like(attn_mask, dtype=query.dtype).masked_fill_(attn_mask.logical_not(), -math.inf)
+            attn_mask = additive(attn_mask, query.dtype)
         if attn_mask is not None:
             attn_mask = attn_mask.expand(query.shape[0], query.shape[1], query.shape[2], key.shape[2])
         lse = torch.is_grad_enabled() and any(t.requires_grad for t in (query, key, value))
@@ -284,19 +284,22 @@ def cuda_math(query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: float
     for -inf (a bool of the scores' size, reduced per row) so that a fully masked row gives zeros; dropout by
     CUDA's fused kernel (a bool mask). The allocations match a real run's, recorded on an H100 with torch 2.11
     (benchmarks/gpu_allocations.py, llama-small-generate-4096): per layer the scores, the probabilities, the
-    bool test and the float mask, and no third copy of the scores."""
+    bool test and the float mask, and no third copy of the scores (for fp16/bf16 inputs the kernel also returns the
+    probabilities in the input's dtype, a copy SDPA drops at once)."""
     import torch
 
     dtype = query.dtype
     with torch.autocast("cpu", enabled=False):
+        if attn_mask is not None and attn_mask.dtype == torch.bool:  # SDPA converts a given mask in the query's dtype
+            attn_mask = additive(attn_mask, dtype)
         if dtype in (torch.float16, torch.bfloat16):
             query, key, value = query.float(), key.float(), value.float()
-        root = math.sqrt(scale if scale is not None else 1.0 / math.sqrt(query.shape[-1]))
-        query = query * root
+        # sdp::calculate_scale, split between query and key; a negative scale negates the query's share
+        given = scale if scale is not None else 1.0 / math.sqrt(query.shape[-1])
+        root = math.sqrt(abs(given))
+        query = query * (-root if given < 0 else root)
         if is_causal:
-            attn_mask = torch.ones(query.shape[-2], key.shape[-2], dtype=torch.bool).tril()
-        if attn_mask is not None and attn_mask.dtype == torch.bool:
-            attn_mask = torch.zeros_like(attn_mask, dtype=query.dtype).masked_fill_(attn_mask.logical_not(), -math.inf)
+            attn_mask = additive(torch.ones(query.shape[-2], key.shape[-2], dtype=torch.bool).tril(), query.dtype)
         if key.shape[-3] != query.shape[-3]:  # grouped key/value heads, repeated as math does
             groups = query.shape[-3] // key.shape[-3]
             key, value = key.repeat_interleave(groups, dim=-3), value.repeat_interleave(groups, dim=-3)
@@ -308,7 +311,20 @@ def cuda_math(query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: float
         del scores, fully_masked
         if dropout_p > 0:
             probabilities = torch.native_dropout(probabilities, dropout_p, True)[0]
-        return (probabilities @ value).to(dtype)
+        output = (probabilities @ value).to(dtype)
+        if (
+            dtype != probabilities.dtype
+        ):  # the kernel also returns the probabilities in the input's dtype; SDPA drops them
+            returned = probabilities.to(dtype)
+            del returned
+        return output
+
+
+def additive(mask: Any, dtype: Any) -> Any:
+    """A boolean mask as the additive float mask of `dtype` SDPA makes of it (convert_boolean_attn_mask)."""
+    import torch
+
+    return torch.zeros_like(mask, dtype=dtype).masked_fill_(mask.logical_not(), -math.inf)
 
 
 def cpu_choice(run: Callable[[], Any]) -> tuple[Any, str]:

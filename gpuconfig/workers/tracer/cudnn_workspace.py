@@ -63,7 +63,7 @@ def workspaces(func: Any, args: Any, out: Any) -> list[int]:
         tensors = [(data, data), (weight, data), (out, data)]
     elif packet is aten.convolution_backward:
         grad_output, data, weight = args[0], args[1], args[2]
-        mask = list(args[-1]) if len(args) > 9 else [True, True, False]
+        mask = list(args[10]) if len(args) > 10 else [True, True, False]  # output_mask: no default, so positional
         grad_input, grad_weight = out[0], out[1]
         calls = []
         if mask[0] and grad_input is not None:
@@ -117,8 +117,14 @@ def cudnn_workspaces(device: str | None, events: list[tuple[int, int]]) -> Itera
                 if size > 0:
                     first = len(events)
                     held = torch.empty(size, dtype=torch.uint8)
+                    # Only the workspace's own allocation and free: a collection the allocation sets off may
+                    # free other tensors in between, and their frees stay in the stream.
+                    taken = next((at for at in range(first, len(events)) if events[at][1] == size), None)
                     del held
-                    recorded.indices.update(range(first, len(events)))
+                    if taken is not None:
+                        key = events[taken][0]
+                        freed = next((at for at in range(taken + 1, len(events)) if events[at] == (key, -1)), None)
+                        recorded.indices.update(at for at in (taken, freed) if at is not None)
             return out
 
     with Workspaces():
