@@ -42,7 +42,7 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
 def run(args: argparse.Namespace) -> Reply | int:
     from gpuconfig.core.workload.advice import advise, option_record
     from gpuconfig.core.workload.answer import answer_record, gpu_spec
-    from gpuconfig.core.workload.fit import default_headroom
+    from gpuconfig.core.workload.fit import device_headroom
     from gpuconfig.core.workload.measured import measured_spec, read_report
     from gpuconfig.core.workload.runner import TraceFailed
     from gpuconfig.core.workload.service import TraceService
@@ -51,9 +51,9 @@ def run(args: argparse.Namespace) -> Reply | int:
     asked = workload(args)
     try:
         store = open_store() if args.gpu or args.headroom is None else None
-        # The saved headroom is a share of a card's memory; a workload on the CPU keeps the CPU band's own.
-        on_cpu = asked.device == "cpu" and args.headroom is None
-        headroom = default_headroom("cpu") if on_cpu else headroom_of(args, store)
+        headroom = headroom_of(args, store)
+        if args.headroom is None:  # a --headroom given is kept whatever the device
+            headroom = device_headroom(asked.device, headroom)
         gpu = gpu_spec(store, catalog_part(store, args.gpu, "gpu", "--gpu").id) if args.gpu else None
         if args.probe_report is not None:
             base = gpu if asked.device == "cuda" else None  # on the CPU the machine's CPU is measured, not a card

@@ -55,6 +55,12 @@ def default_headroom(device: str = "cuda") -> Headroom:
     )
 
 
+def device_headroom(device: str, card: Headroom) -> Headroom:
+    """The headroom a fit on `device` keeps: `card` (the user's, a share of a GPU's memory) for a GPU, the CPU
+    band's own for a workload on the CPU, which no card setting speaks for."""
+    return default_headroom("cpu") if device == "cpu" else card
+
+
 def user_headroom(percent: float) -> Headroom:
     """A headroom the user set, in percent of the card; HeadroomError naming the problem."""
     try:

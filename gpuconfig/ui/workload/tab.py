@@ -33,7 +33,7 @@ from gpuconfig.core.userdata.store import Store
 from gpuconfig.core.workload.advice import Option, advise, instant_options, ranked, traced_changes
 from gpuconfig.core.workload.answer import Answer, gpu_spec
 from gpuconfig.core.workload.estimate import GpuSpec
-from gpuconfig.core.workload.fit import default_headroom
+from gpuconfig.core.workload.fit import device_headroom
 from gpuconfig.core.workload.service import Fit, Resolved, TraceKey
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
@@ -330,8 +330,7 @@ class WorkloadTab(QWidget):
             raise WorkloadError(str(exc)) from exc
 
     def _answer(self, workload: Workload, fit: Fit, gpu: GpuSpec | None) -> None:
-        # The saved headroom is a share of a card's memory; a workload on the CPU keeps the CPU band's own.
-        headroom = default_headroom("cpu") if workload.device == "cpu" else self.store.user.headroom()
+        headroom = device_headroom(workload.device, self.store.user.headroom())
         answer, seconds = fit.answer(workload, gpu, headroom), fit.trace_seconds
         self.answer = answer
         self._clear_error()
