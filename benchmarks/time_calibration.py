@@ -1,13 +1,15 @@
-"""Calibrate the time model on published single-GPU training results and check it out of sample.
+"""Calibrate the time model on published training results (one GPU or several) and check it out of sample.
 
-    python benchmarks/time_calibration.py        # target: leave-one-out median |error| <= 20 %
+    python benchmarks/time_calibration.py        # target: leave-one-out median |error| <= 15 %
 
 Every result in catalog/calibration.toml whose GPU has the dense rate its precision needs is traced as the
-source ran it (on a fake device: nothing is allocated), giving the step's compute time at the GPU's dense
-rate and its memory time at the GPU's bandwidth. The efficiencies are fitted to the published step times
-of eager PyTorch runs (gpuconfig/core/workload/calibrate.py); each is then predicted from a fit on all the
-others. Results run under torch.compile (`compiled = true`) are predicted and reported, not fitted to:
-the time model prices eager operators, and compilation fuses them. The fit is written to
+source ran it (on a fake device: nothing is allocated), giving each intensity class of its matrix products and
+convolutions at the GPU's dense rate and at its bandwidth (the roofline), and the other operators' time at its
+bandwidth. A multi-GPU result's step also waits on what its collectives cannot hide (communication.py, priced
+with the step's work at efficiency 1: the least work there is to hide under). The efficiencies are fitted to
+the published step times of eager PyTorch runs (gpuconfig/core/workload/calibrate.py); each is then predicted
+from a fit on all the others. Results run under torch.compile (`compiled = true`) are predicted and reported, not
+fitted to: the time model prices eager operators, and compilation fuses them. The fit is written to
 catalog/efficiency.toml, which `gpuconfig estimate --gpu` reads, only if it holds out of sample.
 """
 
@@ -62,11 +64,15 @@ OPTIMIZER_NAMES = {
 # the 19.5 TFLOPS the FP32 units have), so their matmuls ran on tensor cores: TF32.
 TF32_ON_AMPERE = "published time below what the A100's FP32 units allow: matmuls ran in TF32"
 RESNET_UNSTATED = ("sgd", "unstated: DeepLearningExamples' ResNet-50 trains with SGD with momentum")
+UNITS = ("samples_per_s", "tokens_per_s", "tokens_per_s_per_gpu")
+TARGET = 0.15  # the efficiencies are written (and times shown) only when the model holds out of sample this well
 
 
 def workload_fields(row: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     fields = {k: row[k] for k in ("model", "task", "precision", "batch", "seq")}
     notes = []
+    if row.get("gpus", 1) > 1:  # data parallel over several GPUs: `batch` is each GPU's micro-batch
+        fields["gpus"], fields["strategy"] = int(row["gpus"]), str(row["parallel"])
     optimizer = row.get("optimizer", "")
     if optimizer in ("sgd", "adamw", "adamw8bit", "adafactor"):
         fields["optimizer"] = optimizer
@@ -87,9 +93,46 @@ def workload_fields(row: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 
 def observation(row: dict[str, Any]) -> Observation:
-    times = (row["compute_s_at_peak"], row["memory_s_at_bandwidth"], row["measured_step_s"], row["conv_s_at_peak"])
+    classes = tuple((kind, at_rate, at_bandwidth) for kind, at_rate, at_bandwidth in row.get("classes", ()))
+    # At the roofline the products' FLOPs are in their classes; an older trace has only the totals.
+    compute, conv = (0.0, 0.0) if classes else (row["compute_s_at_peak"], row["conv_s_at_peak"])
     launch = 0.0 if row.get("compiled") else row.get("launch_s", 0.0)  # compiled steps fuse their kernels
-    return Observation(row["id"], *times, launch_s=launch)
+    return Observation(
+        row["id"],
+        compute,
+        row["memory_s_at_bandwidth"],
+        row["measured_step_s"],
+        conv,
+        launch_s=launch,
+        classes=classes,
+        fixed_s=row.get("exposed_communication_s", 0.0),
+    )
+
+
+def measured_step(result: dict[str, Any]) -> float:
+    """The published step time of one GPU's micro-batch: a total throughput over several GPUs covers all their
+    micro-batches; "per GPU" and single-GPU throughputs one."""
+    gpus = int(result.get("gpus", 1))
+    unit = str(result["unit"])
+    per_step = result["batch"] * (result["seq"] if unit.startswith("tokens_per_s") else 1)
+    covers = 1 if unit.endswith("_per_gpu") else gpus
+    return per_step * covers / result["throughput"]
+
+
+def exposed_communication(result: dict[str, Any], workload: Any, fitted: Any, timing: Any, gpu: Any) -> float:
+    """The collectives' time a multi-GPU result's step waits on beyond its work, priced as the estimate prices it
+    (communication.exposed_seconds) with the step's work at the dense rate and the bandwidth (efficiency 1): a
+    lower bound on the work the collectives hide under, so an upper bound on the wait, fitted on nothing."""
+    from gpuconfig.core.workload.communication import card_link, exposed_seconds
+
+    link = card_link(gpu)
+    if int(result.get("gpus", 1)) < 2 or link is None:
+        return 0.0
+    batch, seq = workload.batch, workload.seq or 0
+    weights, grads = fitted.at("forward.weights", batch, seq), fitted.at("grad_bytes", batch, seq)
+    work = sum(max(at_rate, at_bandwidth) for _, at_rate, at_bandwidth in timing.classes) + timing.memory_seconds
+    micro = work / workload.grad_accum if timing.classes else timing.step_seconds / workload.grad_accum
+    return exposed_seconds(workload.strategy, workload.gpus, weights, grads, workload.grad_accum, link, micro)
 
 
 def source_of(row: dict[str, Any]) -> str:
@@ -168,8 +211,10 @@ def main() -> int:
             skipped.append({"id": result["id"], "why": str(exc)})
             print(f"{result['id']:48s} skipped: {exc}", flush=True)
             continue
-        per_step = result["batch"] * (result["seq"] if result["unit"] == "tokens_per_s" else 1)
-        measured = per_step / result["throughput"]
+        if result.get("missing") or result.get("unit") not in UNITS:
+            skipped.append({"id": result["id"], "why": f"missing {result.get('missing', '')} / unit {result['unit']}"})
+            continue
+        measured = measured_step(result)
         rows.append(
             {
                 "id": result["id"],
@@ -183,6 +228,9 @@ def main() -> int:
                 "memory_s_at_bandwidth": timing.memory_seconds,
                 "kernels": round(timing.kernels),
                 "launch_s": timing.kernels * launch_each,
+                "classes": [list(c) for c in timing.classes],
+                "gpus": int(result.get("gpus", 1)),
+                "exposed_communication_s": exposed_communication(result, workload, fitted, timing, gpu),
                 "trace_s": round(time.monotonic() - started, 1),
                 "source": result["source"]["url"],
             }
@@ -235,7 +283,7 @@ def main() -> int:
     print(f"eager results: {len(eager)}; compiled, reported only: {len(compiled)}")
     result_record = {
         "benchmark": "time_calibration",
-        "target": "leave-one-out median |error| <= 0.20",
+        "target": "leave-one-out median |error| <= 0.15, and no market's median above 0.15",
         "results_used": len(observations),
         "results_skipped": skipped,
         "compiled_results_reported_not_fitted": [row["id"] for row in compiled],
@@ -252,9 +300,10 @@ def main() -> int:
     }
     Path(args.out).write_text(json.dumps(result_record, indent=2) + "\n", encoding="utf-8")
     lines = [
-        "# Shares of a GPU's dense peak rate (matrix multiplications, convolutions) and of its memory bandwidth",
-        "# (all other operators) that real training steps reach, fitted by benchmarks/time_calibration.py to",
-        "# the published results in catalog/calibration.toml (each cited there). Do not edit: run the script.",
+        "# Shares of a GPU's dense peak rate (matrix multiplications, convolutions) and of its memory bandwidth that",
+        "# real training steps reach, each class of products of like arithmetic intensity taking the longer of its",
+        "# FLOPs and its bytes (the roofline); fitted by benchmarks/time_calibration.py to the published results in",
+        "# catalog/calibration.toml (each cited there). Do not edit: run the script.",
     ]
     for name, value in efficiencies.items():
         # a term no result had time in (None) is never charged: infinite efficiency
@@ -262,15 +311,16 @@ def main() -> int:
     lines += [
         f"results = {len(observations)}",
         f"leave_one_out_median_abs_error = {median_abs(loo):.4f}",
-        f'source = "fitted to {len(observations)} published single-GPU eager PyTorch training results in '
+        f'source = "fitted to {len(observations)} published eager PyTorch training results in '
         f"catalog/calibration.toml (leave-one-out median error {100 * median_abs(loo):.0f} %), "
         f'benchmarks/time_calibration.py"',
     ]
-    met = median_abs(loo) <= 0.20
+    met = median_abs(loo) <= TARGET
     if met:  # times are only shown once the model has been shown to hold out of sample
         Path(args.efficiency).write_text("\n".join(lines) + "\n", encoding="utf-8")
     else:
-        print(f"leave-one-out median error {100 * median_abs(loo):.0f} % is above 20 %: {args.efficiency} not written")
+        error = median_abs(loo)
+        print(f"leave-one-out median error {error:.0%} is above {TARGET:.0%}: {args.efficiency} not written")
     print(json.dumps({k: result_record[k] for k in ("results_used", "efficiency", "leave_one_out_median_abs_error")}))
     return 0 if met else 1
 

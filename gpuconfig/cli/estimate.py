@@ -121,6 +121,18 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
         extra = f", {tokens:,.0f} tokens/s" if tokens else ""
         out.append(f"step {t['step_seconds']:.3g} s, {t['throughput']['samples_per_s']:,.1f} samples/s{extra}")
         out.append(f"  time of an eager PyTorch step: {t['efficiency']['source']}")
+        priced = t["priced_seconds"]
+        split = ", ".join(
+            f"{name} {priced[key]:.3g} s"
+            for key, name in (("matmuls", "matmuls"), ("convolutions", "convolutions"), ("other", "other operators"))
+            if priced[key] > 0
+        )
+        if priced["set_by_bytes"] > 0:
+            share = priced["set_by_bytes"] / max(priced["matmuls"] + priced["convolutions"], 1e-30)
+            split += f" ({share:.0%} of the matmuls' and convolutions' time set by their bytes, at the roofline)"
+        out.append(f"  {split}")
+        if t["communication_seconds"] > 0:
+            out.append(f"  waits {t['communication_seconds']:.3g} s per step on the GPUs' collectives over {t['link']}")
         if t["bound"] == "kernel launches":
             out.append(
                 f"  bound by kernel launches: {t['kernels_per_micro_batch']:,} kernels per micro-batch issued one at a "

@@ -62,3 +62,38 @@ def test_no_efficiency_beats_the_peak() -> None:
 def test_one_result_cannot_fit_the_efficiencies() -> None:
     with pytest.raises(CalibrationError, match="at least two"):
         fit_efficiency([Observation("a", 1.0, 0.1, 2.0)])
+
+
+def at_roofline(name: str, classes: list[tuple[str, float, float]], memory: float) -> Observation:
+    """A step priced at the roofline with efficiencies mm 0.6, conv 0.4 and memory 0.75."""
+    rate = {"mm": 0.6, "conv": 0.4}
+    time = sum(max(f / rate[kind], b / 0.75) for kind, f, b in classes) + memory / 0.75
+    return Observation(name, 0.0, memory, time, classes=tuple(classes))
+
+
+def test_the_roofline_fit_recovers_the_efficiencies_that_made_the_data() -> None:
+    rows = [
+        at_roofline("compute-bound", [("mm", 2.0, 0.1), ("mm", 1.0, 0.2)], 0.3),
+        at_roofline("bandwidth-bound", [("mm", 0.1, 0.9), ("conv", 0.2, 1.0)], 0.5),
+        at_roofline("convolutions", [("conv", 1.5, 0.2), ("mm", 0.3, 0.1)], 0.2),
+        at_roofline("mixed", [("mm", 0.5, 0.45), ("conv", 0.6, 0.1)], 1.0),
+        at_roofline("small", [("mm", 0.05, 0.02)], 0.4),
+    ]
+    fit = fit_efficiency(rows)
+    assert fit.compute == pytest.approx(0.6, rel=1e-3)
+    assert fit.conv == pytest.approx(0.4, rel=1e-3)
+    assert fit.memory == pytest.approx(0.75, rel=1e-3)
+    assert max(abs(e) for e in leave_one_out(rows)) < 0.01  # each predicted from the other four
+
+
+def test_a_bandwidth_bound_class_costs_its_bytes_not_its_flops() -> None:
+    fit = fit_efficiency([at_roofline("a", [("mm", 2.0, 0.1)], 0.3), at_roofline("b", [("mm", 0.1, 0.9)], 0.5)])
+    heavy = Observation("bytes", 0.0, 0.0, 1.0, classes=(("mm", 0.01, 3.0),))
+    assert fit.memory is not None and fit.predict(heavy) == pytest.approx(3.0 / fit.memory)
+
+
+def test_exposed_collectives_are_added_as_they_are() -> None:
+    rows = [at_roofline("a", [("mm", 2.0, 0.1)], 0.3), at_roofline("b", [("mm", 0.1, 0.9)], 0.5)]
+    fit = fit_efficiency(rows)
+    two = Observation("two", 0.0, 0.3, 0.0, classes=(("mm", 2.0, 0.1),), fixed_s=0.25)
+    assert fit.predict(two) == pytest.approx(fit.predict(rows[0]) + 0.25)

@@ -121,3 +121,64 @@ def test_the_marker_holds_no_node_so_a_branch_backward_never_reaches_is_released
     assert len(released_early) >= 3  # ExpBackward0, AddBackward0, MeanBackward0: gone with their tensor
     assert released_early < created  # the kept graph was still alive then
     assert released == created  # and every node is released once backward has run and its loss is gone
+
+
+def test_a_seed_shuffles_where_each_size_lands_but_keeps_the_shares() -> None:
+    first, other = (
+        size_cycle([[16, 0.25], [488, 0.75]], 400, seed=0),
+        size_cycle([[16, 0.25], [488, 0.75]], 400, seed=1),
+    )
+    assert first != other and Counter(first) == Counter(other)
+    marks = [(0, serial, PLAIN) for serial in range(1, 401)]  # 1,000 objects: one whole cycle
+    streams = [list(with_small_objects([(1, 64)], marks, OBJECTS, seed)) for seed in (0, 1)]
+    assert [size for _, size, _ in streams[0]] != [size for _, size, _ in streams[1]]
+    assert Counter(size for _, size, _ in streams[0]) == Counter(size for _, size, _ in streams[1])
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not hasattr(os, "confstr") or not os.confstr("CS_GNU_LIBC_VERSION"),
+    reason="the heap replay runs glibc's own malloc",
+)
+def test_the_heap_is_replayed_with_several_placements_and_their_median_is_the_estimate() -> None:
+    from gpuconfig.workers.tracer.point import HEAP_DRAWS, heap_draws
+
+    # Temporaries freed between live ones leave holes; nodes' objects placed in them keep them from merging.
+    events = [(key, 96 * KiB) for key in range(1, 200)] + [(key, -1) for key in range(1, 200, 2)]
+    events += [(key, 300 * KiB) for key in range(200, 260)]
+    marks = [(position, serial, PLAIN) for serial, position in enumerate(range(100, 300, 2), start=1)]
+    objects = {"plain": {"per_node": 3.0, "sizes": [[24, 0.3], [4000, 0.4], [40000, 0.3]]}}
+    with MallocReplay() as replay:
+        drawn = heap_draws(replay, events, marks, objects)
+        each = sorted(replay.peak(events, marks, objects, seed) or 0 for seed in range(HEAP_DRAWS))
+    assert drawn == {
+        "cpu_heap_peak_bytes": each[HEAP_DRAWS // 2],
+        "cpu_heap_peak_low_bytes": each[0],
+        "cpu_heap_peak_high_bytes": each[-1],
+    }
+    assert heap_draws(None, events, marks, objects)["cpu_heap_peak_bytes"] is None  # no replay: nothing claimed
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not hasattr(os, "confstr") or not os.confstr("CS_GNU_LIBC_VERSION"),
+    reason="the replay's copy is forked (Linux)",
+)
+def test_the_runtime_is_measured_in_the_copy_forked_before_the_trace() -> None:
+    """What a process allocates after the copy was forked (a trace's machinery, here 256 MiB) is not part of the
+    runtime a real run pays, and the copy does not count it. In a fresh process, as the trace worker forks its copy:
+    before torch has run anything."""
+    import json
+    import subprocess
+
+    program = (
+        "import json, torch\n"
+        "from gpuconfig.workers.tracer.heap import MallocReplay\n"
+        "from gpuconfig.workers.tracer.runtime import current_rss_bytes\n"
+        "with MallocReplay() as replay:\n"
+        "    later = bytearray(256 * 1024 * 1024)\n"
+        "    later[::4096] = b'x' * len(later[::4096])\n"
+        "    print(json.dumps([current_rss_bytes(), replay.runtime(['json.tool'])]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300, check=True)
+    here, runtime = json.loads(done.stdout.strip().splitlines()[-1])
+    assert runtime is not None
+    assert 0 < runtime < here - 200 * MiB

@@ -83,7 +83,11 @@ def test_the_step_is_priced_at_the_measured_rates_and_the_share_a_real_step_reac
     share, why = measured_share("cpu")
     assert 0 < share < 1 and "fine-tunes" in why  # the catalog's share, with the measurement it comes from
     assert timing.efficiency.compute == timing.efficiency.memory == share
-    assert timing.step_seconds == pytest.approx((timing.compute_seconds + timing.memory_seconds) / share)
+    # Each class of products at the roofline (the longer of its FLOPs at the measured rate and its bytes at the
+    # measured bandwidth), the other operators at the bandwidth, all at the share a real step reaches.
+    assert timing.classes and sum(at_rate for _, at_rate, _ in timing.classes) == pytest.approx(timing.compute_seconds)
+    products = sum(max(at_rate, at_bandwidth) for _, at_rate, at_bandwidth in timing.classes)
+    assert timing.step_seconds == pytest.approx((products + timing.memory_seconds) / share)
     assert timing.launch_seconds == 0.0  # a CPU launches no kernels
     record = answer_record(answer)
     assert record["gpu"]["measured"] == spec.measured

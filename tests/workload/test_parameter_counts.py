@@ -60,7 +60,7 @@ def family_source(tmp_path: Path, model_type: str) -> ModelSource:
 def traced_counts(source: ModelSource, task: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
     """The (total, trainable) parameters one trace point reports, its steps skipped."""
 
-    def no_step(model: Any, inputs: Any, optimizer: Any, request: Any, peaks: Any = None) -> int:
+    def no_step(model: Any, inputs: Any, optimizer: Any, request: Any, peaks: Any = None, **_: Any) -> int:
         if peaks is not None:  # the step's one phase ends at once: nothing ran, nothing was allocated
             peaks.end("forward")
         return 0

@@ -4,13 +4,14 @@ makes the fit)."""
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.workload.accuracy import band_record
 from gpuconfig.core.workload.attention import AttentionChoice, attention_choice
+from gpuconfig.core.workload.communication import card_link, exposed_seconds
 from gpuconfig.core.workload.estimate import (
     DecodeEfficiency,
     Efficiency,
@@ -98,9 +99,36 @@ def timing_for(
     if not workload.training and workload.generate > 1 and decode is None:
         return None, NO_DECODE  # the prompt's pass alone would be far too fast an answer
     try:
-        return time_at(fitted, workload, source, batch, seq, gpu, calibrated, decode), ""
+        timing = time_at(fitted, workload, source, batch, seq, gpu, calibrated, decode)
     except NoRate as exc:
         return None, str(exc)
+    return with_communication(timing, fitted, workload, batch, seq, gpu), ""
+
+
+def with_communication(
+    timing: Timing, fitted: Fitted, workload: Workload, batch: int, seq: int, gpu: GpuSpec
+) -> Timing:
+    """Several GPUs training: the step also waits on what its collectives cannot hide under its work
+    (communication.exposed_seconds), over the link cards of this model reach each other over."""
+    link = card_link(gpu)
+    if not workload.training or workload.gpus < 2 or workload.device != "cuda" or link is None:
+        return timing
+    weights = fitted.at("forward.weights", batch, seq)
+    grads = fitted.at("grad_bytes", batch, seq)
+    micro = timing.step_seconds / workload.grad_accum
+    waited = exposed_seconds(workload.strategy, workload.gpus, weights, grads, workload.grad_accum, link, micro)
+    if waited <= 0:
+        return replace(timing, link=link.name)
+    step = timing.step_seconds + waited
+    scale = timing.step_seconds / step
+    return replace(
+        timing,
+        step_seconds=step,
+        samples_per_s=timing.samples_per_s * scale,
+        tokens_per_s=timing.tokens_per_s * scale if timing.tokens_per_s is not None else None,
+        communication_seconds=waited,
+        link=link.name,
+    )
 
 
 @dataclass(frozen=True)
@@ -204,6 +232,9 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "memory_seconds": t.memory_seconds,
             "conv_seconds": t.conv_seconds,
             "bound": t.bound,
+            "priced_seconds": dict(zip(("matmuls", "convolutions", "other", "set_by_bytes"), t.priced(), strict=True)),
+            "communication_seconds": t.communication_seconds,
+            "link": t.link or None,
             "kernels_per_micro_batch": round(t.kernels),
             "launch_seconds_per_micro_batch": t.launch_seconds,
             "efficiency": {

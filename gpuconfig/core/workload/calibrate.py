@@ -1,6 +1,15 @@
 """Fit the time model's efficiencies to published measured step times, and check them out of sample.
 
-The model says a step takes compute/e_c + conv/e_v + memory/e_m: matrix-multiply FLOPs and convolution
+Priced at the roofline (Williams, Waterman and Patterson, "Roofline", CACM 52(4), 2009), a step's matrix products
+and convolutions come in classes of arithmetic intensity (FLOPs per byte), and each class takes the longer of its
+FLOPs at the dense rate times 1/e_c (1/e_v for convolutions) and its bytes at the bandwidth times 1/e_m; every other
+operator takes its bytes at the bandwidth times 1/e_m. A datacenter GPU's rate is high beside its bandwidth, so more
+of a step's products are bandwidth-bound there than on a GeForce card: one set of efficiencies holds for both. Those
+efficiencies are found by a search (the max makes the error piecewise in them): a grid of 1/e from 1 to 40 per term,
+then a pattern search from its best point. Without intensity classes (`Observation.classes` empty) the model is the
+older linear one below.
+
+The linear model says a step takes compute/e_c + conv/e_v + memory/e_m: matrix-multiply FLOPs and convolution
 FLOPs at the GPU's dense rate, and the other operators' bytes at its bandwidth, each divided by the share
 of peak real steps reach; or, where longer, its kernels at eager PyTorch's launch time each (not fitted
 here: the decode calibration's, from published eager decode rates). With x = 1/e the first is linear in x,
@@ -16,6 +25,7 @@ from __future__ import annotations
 import itertools
 import statistics
 from dataclasses import dataclass
+from typing import Any
 
 TERMS = ("compute", "conv", "memory")
 
@@ -28,6 +38,10 @@ class Observation:
     measured_s: float  # the published step time
     conv_s: float = 0.0  # traced convolution FLOPs at the dense rate, efficiency 1
     launch_s: float = 0.0  # traced kernels at eager PyTorch's launch time each: the least a step can take
+    # Intensity classes of the matrix products and convolutions, each (kind "mm" or "conv", seconds at the dense
+    # rate, seconds at the bandwidth), all at efficiency 1; compute_s and conv_s then hold no FLOPs of theirs.
+    classes: tuple[tuple[str, float, float], ...] = ()
+    fixed_s: float = 0.0  # time no efficiency scales (collectives between GPUs left exposed), added as it is
 
     def times(self) -> tuple[float, float, float]:
         return (self.compute_s, self.conv_s, self.memory_s)
@@ -45,7 +59,10 @@ class Fit:
         """The GPU's work at the fitted efficiencies, or the host's kernel launches where they take longer."""
         efficiencies = (self.compute, self.conv, self.memory)
         work = sum(t / e for t, e in zip(observation.times(), efficiencies, strict=True) if t and e)
-        return max(work, observation.launch_s)
+        rate = {"mm": self.compute, "conv": self.conv}
+        for kind, at_rate, at_bandwidth in observation.classes:
+            work += max(at_rate / (rate[kind] or 1.0), at_bandwidth / (self.memory or 1.0))
+        return max(work, observation.launch_s) + observation.fixed_s
 
 
 class CalibrationError(ValueError):
@@ -71,12 +88,14 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float] | None
 
 def fit_efficiency(observations: list[Observation]) -> Fit:
     """The efficiencies with the least squared relative error, each in (0, 1]: a step cannot beat the
-    peak. Each term is either fitted freely or held at efficiency 1; every combination is solved and the
-    best admissible one kept."""
+    peak. Linear model: each term is either fitted freely or held at efficiency 1; every combination is solved
+    and the best admissible one kept. Roofline model (any observation with classes): the search above."""
     # A result its kernel launches paced says nothing of the GPU's efficiencies.
-    observations = [o for o in observations if o.launch_s < o.measured_s]
+    observations = [o for o in observations if o.launch_s < o.measured_s - o.fixed_s]
     if len(observations) < 2:
         raise CalibrationError("need at least two measured results to fit the efficiencies")
+    if any(o.classes for o in observations):
+        return _fit_roofline(observations)
     scaled = [[t / o.measured_s for t in o.times()] for o in observations]
     present = [j for j in range(len(TERMS)) if any(row[j] > 0 for row in scaled)]
     best: tuple[float, dict[int, float]] | None = None
@@ -113,3 +132,68 @@ def leave_one_out(observations: list[Observation]) -> list[float]:
 
 def median_abs(errors: list[float]) -> float:
     return statistics.median(abs(e) for e in errors)
+
+
+# 1/e from 1 (the peak) to 40 (2.5 % of it), geometrically spaced, for the roofline search's first grid.
+GRID = 32
+LEAST_EFFICIENCY = 1 / 40
+
+
+def _fit_roofline(observations: list[Observation]) -> Fit:
+    import numpy as np
+
+    rows = len(observations)
+    width = max(len(o.classes) for o in observations) or 1
+    at_rate = {kind: np.zeros((rows, width)) for kind in ("mm", "conv")}
+    at_bandwidth = np.zeros((rows, width))
+    linear = np.zeros((rows, 3))
+    target = np.ones(rows)
+    for i, o in enumerate(observations):
+        time_left = o.measured_s - o.fixed_s  # what the efficiencies must account for
+        linear[i] = [t / time_left for t in o.times()]
+        for j, (kind, rate_s, bandwidth_s) in enumerate(o.classes):
+            at_rate[kind][i, j] = rate_s / time_left
+            at_bandwidth[i, j] = bandwidth_s / time_left
+    present = {
+        "mm": bool(at_rate["mm"].any() or linear[:, 0].any()),
+        "conv": bool(at_rate["conv"].any() or linear[:, 1].any()),
+        "memory": bool(at_bandwidth.any() or linear[:, 2].any()),
+    }
+    grid = np.geomspace(1.0, 1 / LEAST_EFFICIENCY, GRID)
+
+    def axis(name: str) -> Any:
+        return grid if present[name] else np.ones(1)
+
+    def errors(mm: Any, conv: Any, memory: Any) -> Any:
+        """Squared relative error summed over rows, for arrays of 1/e broadcast against each other."""
+        mm, conv, memory = (np.asarray(v, dtype=float)[..., None, None] for v in (mm, conv, memory))
+        compute = at_rate["mm"] * mm + at_rate["conv"] * conv
+        work = np.maximum(compute, at_bandwidth * memory).sum(-1)
+        work = work + linear[:, 0] * mm[..., 0] + linear[:, 1] * conv[..., 0] + linear[:, 2] * memory[..., 0]
+        return ((work - target) ** 2).sum(-1)
+
+    best_error, best = np.inf, (1.0, 1.0, 1.0)
+    mm_axis, conv_axis = axis("mm"), axis("conv")
+    for memory in axis("memory"):
+        table = errors(mm_axis[:, None], conv_axis[None, :], memory)
+        at = np.unravel_index(int(np.argmin(table)), table.shape)
+        if table[at] < best_error:
+            best_error, best = float(table[at]), (float(mm_axis[at[0]]), float(conv_axis[at[1]]), float(memory))
+    step = float(grid[1] / grid[0]) if GRID > 1 else 1.1
+    point = list(best)
+    while step > 1.0005:  # pattern search: move one term at a time while the error falls
+        moved = False
+        for term, name in enumerate(("mm", "conv", "memory")):
+            if not present[name]:
+                continue
+            for factor in (step, 1 / step):
+                trial = list(point)
+                trial[term] = min(max(trial[term] * factor, 1.0), 1 / LEAST_EFFICIENCY)
+                error = float(errors(*trial))
+                if error < best_error * (1 - 1e-12):
+                    best_error, point, moved = error, trial, True
+        if not moved:
+            step = step**0.5
+    names = ("mm", "conv", "memory")
+    mm, conv, memory = (1 / x if present[name] else None for x, name in zip(point, names, strict=True))
+    return Fit(mm, conv, memory)

@@ -85,3 +85,34 @@ def communication_seconds(
 ) -> float:
     """Seconds each card spends sending its share of the step's collectives over `link`."""
     return traffic_bytes(strategy, count, weights, grads, grad_accum) / (link.gbs * 1e9)
+
+
+# torch.nn.parallel.DistributedDataParallel's default bucket_cap_mb: gradients are all-reduced in buckets of 25 MiB
+# as backward produces them (https://pytorch.org/docs/stable/generated/torch.nn.parallel.DistributedDataParallel.html).
+DDP_BUCKET_BYTES = 25 * 1024 * 1024
+# Backward computes two of a step's three matrix products per layer (the gradients of the input and of the
+# weight), so about two thirds of a step's work: the time DDP's all-reduce can hide under.
+BACKWARD_SHARE = 2 / 3
+
+
+def exposed_seconds(
+    strategy: str, count: int, weights: float, grads: float, grad_accum: int, link: Link, micro_s: float
+) -> float:
+    """Seconds a step waits on its collectives beyond its own work (`micro_s`, one micro-batch's).
+
+    DDP and ZeRO-1/2 all-reduce each gradient bucket as soon as backward has produced it, while backward goes on
+    (Li et al., "PyTorch Distributed: Experiences on Accelerating Data Parallel Training", PVLDB 13(12), 2020);
+    with gradient accumulation only the last micro-batch's backward reduces. What backward cannot hide waits,
+    and the last bucket always does. FSDP prefetches each unit's all-gather while the one before computes and
+    reduce-scatters during backward (Zhao et al., "PyTorch FSDP", PVLDB 16(12), 2023): what the step's work
+    cannot hide waits. Other strategies: their collectives are not priced here (0)."""
+    if count < 2:
+        return 0.0
+    rate = link.gbs * 1e9
+    traffic = traffic_bytes(strategy, count, weights, grads, grad_accum)
+    if strategy in ("ddp", "zero1", "zero2"):
+        last_bucket = 2 * (count - 1) / count * min(grads, DDP_BUCKET_BYTES) / rate
+        return max(last_bucket, traffic / rate - BACKWARD_SHARE * micro_s)
+    if strategy == "fsdp":
+        return max(0.0, traffic / rate - grad_accum * micro_s)
+    return 0.0

@@ -10,8 +10,11 @@ past the tensors. The trace marks every node where the model creates and release
 (workers/tracer/autograd_nodes.py), and the replay allocates the blocks with malloc there; how many there are
 and their sizes are PyTorch's, measured by benchmarks/autograd_objects.py from the malloc stream of a
 reference model that is none of the accuracy benchmark's families (catalog/autograd_objects.toml, read here).
-On benchmarks/estimate_accuracy_cpu.py's 20 cases of 10 families the estimate is then within 3.5 % of the
-measured peak at the median, worst +19.6 %; replaying the tensors alone it was 9.1 %, worst -35.0 %.
+Where each small block lands is not known and moves the heap (up to ±10 % for a ViT-base step with
+checkpointing), so the replay is made with several shuffled placements of their sizes and the median is kept
+(workers/tracer/point.py, HEAP_DRAWS). On benchmarks/estimate_accuracy_cpu.py's 20 cases of 10 families the
+estimate is then within 3.0 % of the measured peak at the median, worst +14.0 %; replaying the tensors alone
+it was 11.7 %, worst -37.3 %.
 
 What is left may be a measured share of a traced quantity (catalog/cpu_heap.toml): the benchmark fits each
 candidate share on half the model families, reports its error on the other half (and the other way round),

@@ -46,7 +46,12 @@ LINEAR_TOLERANCE = 0.01
 # Extended but not checked: the heap replayed through glibc also depends on where its allocator placed each
 # block, which moves in steps as the model deepens (BERT-large's replay is 1.1 % off a line at 4 layers
 # while its tensors are exactly on one).
-NOT_CHECKED = ("cpu_heap_peak_bytes", "cpu_heap_tensors_peak_bytes")
+NOT_CHECKED = (
+    "cpu_heap_peak_bytes",
+    "cpu_heap_peak_low_bytes",
+    "cpu_heap_peak_high_bytes",
+    "cpu_heap_tensors_peak_bytes",
+)
 # The phases of a step, each with its own peak, and the memory categories read at each peak.
 PHASES = ("forward", "backward", "optimizer step")
 CATEGORIES = ("weights", "buffers", "gradients", "optimizer", "activations", "temporaries", "inputs")
@@ -56,6 +61,8 @@ POINT_KEYS = (
     "other_bytes",
     "kv_cache_bytes",
     "cpu_heap_peak_bytes",
+    "cpu_heap_peak_low_bytes",
+    "cpu_heap_peak_high_bytes",
     "cpu_heap_tensors_peak_bytes",
     "cuda_reserved_peak_bytes",
     *cpu_heap.TRACED_KEYS,
@@ -77,6 +84,9 @@ def quantities(point: dict[str, Any]) -> dict[str, float]:
         values[f"flops.{dtype}"] = float(flops)
     for dtype, flops in point.get("conv_flops_by_dtype", {}).items():
         values[f"convflops.{dtype}"] = float(flops)
+    for key, (flops, moved) in point.get("by_intensity", {}).items():  # "kind.dtype.class"
+        values[f"roofflops.{key}"] = float(flops)
+        values[f"roofbytes.{key}"] = float(moved)
     for key in POINT_KEYS:
         values[key] = float(point.get(key) or 0)
     return values

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from gpuconfig.core.units import format_bytes
 from gpuconfig.core.workload import cpu_heap
 from gpuconfig.core.workload.depth import CATEGORIES, PHASES, DepthCheck, check_depth, extrapolated, quantities
 from gpuconfig.core.workload.models import ModelSource
@@ -257,6 +258,19 @@ def objects_source() -> str:
     return objects["source"] if objects else "not measured: catalog/autograd_objects.toml is missing, tensors only"
 
 
+def placements(fitted: Fitted, batch: int, seq: int, traced_tensors: float) -> str:
+    """How far the replayed heap moves with where the small blocks land, as the allocator line says it."""
+    low = fitted.at("cpu_heap_peak_low_bytes", batch, seq)
+    high = fitted.at("cpu_heap_peak_high_bytes", batch, seq)
+    if not high:
+        return ""
+    least, most = (format_bytes(max(0.0, value - traced_tensors)) for value in (low, high))
+    return (
+        "; where each small block lands is not known and moves the heap: this is the median over shuffled "
+        f"placements of their sizes, which gave {least} to {most}"
+    )
+
+
 def _overheads(
     fitted: Fitted,
     workload: Workload,
@@ -277,7 +291,8 @@ def _overheads(
                 "process, with the small blocks a real step allocates among them (each tensor's headers, each "
                 "autograd node's objects until backward runs it; "
                 + objects_source()
-                + "); the growth of its heap and mapped chunks (mallinfo2) beyond the tensors",
+                + "); the growth of its heap and mapped chunks (mallinfo2) beyond the tensors"
+                + placements(fitted, batch, seq, traced_tensors),
             )
             if fitted.heap_replayed
             else Overhead(
@@ -290,7 +305,8 @@ def _overheads(
             Overhead(
                 "PyTorch runtime (interpreter, libraries, model code)",
                 fitted.runtime_rss,
-                "measured in the trace process after building the model and one warm-up step",
+                "resident memory measured before the first tensor, after importing the model's code and one "
+                "warm-up step (in a copy of the trace process made before the trace, where glibc can be replayed)",
             ),
             allocator,
         ]
@@ -470,6 +486,47 @@ class Timing:
     launch_seconds: float = 0.0  # per micro-batch
     kernels: float = 0.0  # per micro-batch
     bound: str = "GPU"
+    # The products' intensity classes, each (kind "mm" or "conv", seconds at the dense rate, seconds at the
+    # bandwidth), per step at efficiency 1: what the roofline priced (empty for an older trace).
+    classes: tuple[tuple[str, float, float], ...] = ()
+    # Several GPUs: the step's wait on its collectives beyond its work (in step_seconds), and over which link.
+    communication_seconds: float = 0.0
+    link: str = ""
+
+    def priced(self) -> tuple[float, float, float, float]:
+        """Per step as priced: matrix products, convolutions and other operators at their efficiencies, and the
+        part of the products' time their bytes set (bandwidth-bound classes at the roofline)."""
+        e = self.efficiency
+        if not self.classes:
+            return self.compute_seconds / e.compute, self.conv_seconds / e.conv, self.memory_seconds / e.memory, 0.0
+        rate = {"mm": e.compute, "conv": e.conv}
+        spent = {"mm": 0.0, "conv": 0.0}
+        by_bytes = 0.0
+        for kind, at_rate, at_bandwidth in self.classes:
+            compute, moving = at_rate / rate[kind], at_bandwidth / e.memory
+            spent[kind] += max(compute, moving)
+            by_bytes += moving if moving > compute else 0.0
+        return spent["mm"], spent["conv"], self.memory_seconds / e.memory, by_bytes
+
+
+def intensity_classes(
+    fitted: Fitted, batch: int, seq: int, gpu: GpuSpec, precision: str
+) -> list[tuple[str, float, float]]:
+    """The traced matrix products and convolutions by arithmetic intensity (workers/tracer/counting.py): for each
+    class, its kind ("mm" or "conv"), its FLOPs at the GPU's dense rate for their dtype and its bytes at the
+    GPU's bandwidth, in seconds; empty for a trace made before the classes were counted."""
+    classes = []
+    for key in fitted.terms:
+        if not key.startswith("roofflops."):
+            continue
+        name = key.removeprefix("roofflops.")
+        kind, dtype, _ = name.split(".")
+        flops, moved = fitted.at(key, batch, seq), fitted.at(f"roofbytes.{name}", batch, seq)
+        if flops <= 0:
+            continue
+        at_bandwidth = moved / (gpu.bandwidth_gbs * 1e9) if gpu.bandwidth_gbs else 0.0
+        classes.append((kind, flops / (rate_tflops(gpu, dtype, precision) * 1e12), at_bandwidth))
+    return classes
 
 
 def time_at(
@@ -497,7 +554,14 @@ def time_at(
     conv = at_peak(fitted.flops_by_dtype(batch, seq, "convflops."))
     compute = at_peak(fitted.flops_by_dtype(batch, seq)) - conv
     memory = fitted.at("other_bytes", batch, seq) / (gpu.bandwidth_gbs * 1e9) if gpu.bandwidth_gbs else 0.0
-    micro = compute / efficiency.compute + conv / efficiency.conv + memory / efficiency.memory
+    classes = intensity_classes(fitted, batch, seq, gpu, workload.precision)
+    if classes:  # each class of products at the roofline: the longer of its FLOPs and its bytes
+        rate = {"mm": efficiency.compute, "conv": efficiency.conv}
+        micro = memory / efficiency.memory + sum(
+            max(at_rate / rate[kind], at_bandwidth / efficiency.memory) for kind, at_rate, at_bandwidth in classes
+        )
+    else:  # a trace without intensity classes: every FLOP at the rate, every other byte at the bandwidth
+        micro = compute / efficiency.compute + conv / efficiency.conv + memory / efficiency.memory
     if workload.strategy == "tp" and workload.gpus > 1:
         micro /= workload.gpus
     # The host issues each kernel while the GPU runs the ones before: the slower of the two paces the step.
@@ -514,6 +578,7 @@ def time_at(
     timing = Timing(
         step, samples, tokens, compute * accum, memory * accum, gpu.id, efficiency, conv * accum,
         launch_seconds=launch, kernels=kernels, bound=bound,
+        classes=tuple((kind, at_rate * accum, at_bandwidth * accum) for kind, at_rate, at_bandwidth in classes),
     )  # fmt: skip
     if decode is None or workload.training or workload.generate <= 1:  # one token: the prompt's pass gives it
         return timing

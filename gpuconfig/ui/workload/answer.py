@@ -248,13 +248,21 @@ class AnswerView(QWidget):
         tokens = (
             self.tr(" · {n:,.0f} tokens/s").format(n=timing.tokens_per_s) if timing.tokens_per_s is not None else ""
         )
-        efficiency = timing.efficiency
+        matmuls, convolutions, others, by_bytes = timing.priced()
         parts = [
-            (self.tr("matmuls"), timing.compute_seconds, efficiency.compute),
-            (self.tr("convolutions"), timing.conv_seconds, efficiency.conv),
-            (self.tr("other operators"), timing.memory_seconds, efficiency.memory),
+            (self.tr("matmuls"), matmuls),
+            (self.tr("convolutions"), convolutions),
+            (self.tr("other operators"), others),
         ]
-        split = ", ".join(f"{name} {format_seconds(t / e)}" for name, t, e in parts if t > 0 and e > 0)
+        split = ", ".join(f"{name} {format_seconds(t)}" for name, t in parts if t > 0)
+        if by_bytes > 0:
+            split += self.tr(" ({share:.0%} of the matmuls' and convolutions' time set by their bytes)").format(
+                share=by_bytes / max(matmuls + convolutions, 1e-30)
+            )
+        if timing.communication_seconds > 0:
+            split += self.tr("; waits {wait} per step on the GPUs' collectives over {link}").format(
+                wait=format_seconds(timing.communication_seconds), link=timing.link
+            )
         if timing.bound == "kernel launches":
             split = self.tr(
                 "bound by kernel launches: {kernels:,.0f} kernels take {launch}; the GPU's work: {split}"
@@ -273,10 +281,13 @@ class AnswerView(QWidget):
                 basis=basis,
             )
         )
+        efficiency = timing.efficiency
         self.timing.setToolTip(
             self.tr(
                 "Matmuls at {compute:.0%} and convolutions at {conv:.0%} of the dense rate, other operators at "
-                "{memory:.0%} of the bandwidth: {source}. torch.compile fuses operators and is usually faster."
+                "{memory:.0%} of the bandwidth; each class of matmuls of like arithmetic intensity takes the longer "
+                "of its FLOPs and its bytes (the roofline): {source}. torch.compile fuses operators and is usually "
+                "faster."
             ).format(
                 compute=efficiency.compute, conv=efficiency.conv, memory=efficiency.memory, source=efficiency.source
             )

@@ -51,6 +51,7 @@ def node_marker(events: list[Any]) -> Any:
             self.marks: list[tuple[int, int, int]] = []
             self.serial = 0
             self.released: set[int] = set()
+            self.applying = False  # a marked node's backward function is running (between its pre- and post-hook)
 
         def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             out = func(*args, **(kwargs or {}))
@@ -77,9 +78,17 @@ def node_marker(events: list[Any]) -> Any:
                 alive = _Alive(serial)
                 node.metadata[METADATA_KEY] = alive
                 weakref.finalize(alive, self._release, serial)
-                node.register_hook(lambda *_, serial=serial: self._release(serial))
+                node.register_prehook(self._enter)
+                node.register_hook(lambda *_, serial=serial: self._leave(serial))
                 self.marks.append((len(events), serial, kind))
                 nodes.extend(f for f, _ in node.next_functions if f is not None)
+
+        def _enter(self, *_: Any) -> None:
+            self.applying = True
+
+        def _leave(self, serial: int) -> None:
+            self.applying = False  # the engine now adds the node's outputs into the next nodes' buffers
+            self._release(serial)
 
         def _release(self, serial: int) -> None:
             if serial not in self.released:

@@ -1,10 +1,22 @@
-"""FLOPs per compute dtype and the bytes every other operator moves, counted as the operators run."""
+"""FLOPs per compute dtype and the bytes every other operator moves, counted as the operators run; and the FLOPs
+and bytes of the matrix products and convolutions by arithmetic intensity, for pricing each at the roofline."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import torch_private
+
+# Intensity classes: a quarter of an octave of FLOPs per byte each. Every operator of a class sits within 19 % of
+# the others' intensity, so a GPU prices the class as it would price each of its operators: compute-bound or
+# bandwidth-bound (Williams, Waterman and Patterson, "Roofline", Communications of the ACM 52(4), 2009).
+CLASSES_PER_OCTAVE = 4
+
+
+def intensity_class(flops: float, moved: float) -> int:
+    """The class of an operator's FLOPs per byte moved (its inputs, weights and outputs once each)."""
+    return math.floor(CLASSES_PER_OCTAVE * math.log2(max(flops, 1.0) / max(moved, 1.0)))
 
 
 def op_counter() -> Any:
@@ -26,6 +38,8 @@ def op_counter() -> Any:
             self.matmul_bytes = 0
             self.other_bytes = 0
             self.kernels = 0  # operators that move data: each launches at least one kernel on a GPU
+            # "kind.dtype.class" -> [FLOPs, bytes]: kind "mm" (matrix products, attention) or "conv"
+            self.by_intensity: dict[str, list[int]] = {}
 
         def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             kwargs = kwargs or {}
@@ -40,9 +54,15 @@ def op_counter() -> Any:
                 flops = flop_registry[packet](*args, **kwargs, out_val=out)
                 dtype = str(tensors[0].dtype).removeprefix("torch.") if tensors else "float32"
                 self.flops[dtype] = self.flops.get(dtype, 0) + int(flops)
-                if packet in convolutions:  # cuDNN convolutions reach a different share of peak than GEMMs
+                convolution = packet in convolutions
+                if convolution:  # cuDNN convolutions reach a different share of peak than GEMMs
                     self.conv_flops[dtype] = self.conv_flops.get(dtype, 0) + int(flops)
                 self.matmul_bytes += moved
+                if flops > 0:
+                    key = f"{'conv' if convolution else 'mm'}.{dtype}.{intensity_class(flops, moved)}"
+                    totals = self.by_intensity.setdefault(key, [0, 0])
+                    totals[0] += int(flops)
+                    totals[1] += moved
             else:
                 self.other_bytes += moved
             return out

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
+import signal
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .autograd_nodes import CHECKPOINTED, PLAIN
 
+RUNTIME_SECONDS = 120  # the most a runtime measurement in the copy may take (a warm-up step takes about a second)
 TENSOR, SMALL = 0, 1  # a replayed block: a tensor's storage (posix_memalign) or one of a node's small objects
 
 
@@ -64,20 +67,45 @@ class MallocReplay:
 
     @staticmethod
     def _serve(requests: Any, results: Any) -> None:
-        for path in requests:
+        for line in requests:
             reader, writer = os.pipe()
             pid = os.fork()
             if pid == 0:
                 os.close(reader)
-                peak = MallocReplay._replay(path.strip())
-                os.write(writer, f"{peak}\n".encode())
+                command, _, argument = line.strip().partition(" ")
+                answer = MallocReplay._runtime(argument) if command == "runtime" else MallocReplay._replay(argument)
+                os.write(writer, f"{answer}\n".encode())
                 os._exit(0)
             os.close(writer)
-            with os.fdopen(reader) as answer:
-                line = answer.readline().strip()
+            # A copy forked after torch ran its thread pool cannot run torch again (the pool's threads are not
+            # in the fork): a runtime measurement that does not answer in time is given up, and said so.
+            limit = RUNTIME_SECONDS if line.startswith("runtime ") else None
+            if select.select([reader], [], [], limit)[0]:
+                with os.fdopen(reader) as channel:
+                    line = channel.readline().strip()
+            else:
+                os.close(reader)
+                os.kill(pid, signal.SIGKILL)
+                line = ""
             os.waitpid(pid, 0)
             results.write((line or "-1") + "\n")
             results.flush()
+
+    @staticmethod
+    def _runtime(modules: str) -> int:
+        """Resident memory after importing `modules` (a JSON list: the model's own code) and one warm-up step,
+        in a process whose heap is the copy's: what a real run holds before its first tensor."""
+        import importlib
+
+        from .runtime import current_rss_bytes, warm_up
+
+        for name in json.loads(modules or "[]"):
+            try:
+                importlib.import_module(name)
+            except Exception:
+                continue
+        warm_up()
+        return current_rss_bytes()
 
     @staticmethod
     def _replay(path: str) -> int:
@@ -143,10 +171,12 @@ class MallocReplay:
         events: list[tuple[int, int]],
         marks: Sequence[tuple[int, int, int]] = (),
         objects: Mapping[str, Any] | None = None,
+        seed: int = 0,
     ) -> int | None:
         """Largest heap growth for (key, size) allocations and (key, -1) frees, with the small objects of
-        the autograd nodes `marks` places among them (see the class); None if unavailable."""
-        return self.replay(with_small_objects(events, marks, objects))
+        the autograd nodes `marks` places among them (see the class) in the order of sizes `seed` shuffles;
+        None if unavailable."""
+        return self.replay(with_small_objects(events, marks, objects, seed))
 
     def replay(self, stream: Iterable[tuple[Any, int, int]]) -> int | None:
         """Largest heap growth for a stream of (key, size, TENSOR or SMALL) allocations and (key, -1, kind)
@@ -175,28 +205,43 @@ class MallocReplay:
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as handle:
             json.dump(numbered, handle)
         try:
-            self._requests.write(handle.name + "\n")
+            answer = self._ask(f"replay {handle.name}")
+        finally:
+            os.unlink(handle.name)
+        return answer
+
+    def runtime(self, modules: Sequence[str]) -> int | None:
+        """Resident memory of a copy of the process as it was forked (before any tensor and before the trace's
+        own machinery: fake tensors, the dispatch modes) once it has imported `modules` and run a warm-up
+        step: the runtime a real run pays before its first tensor. None if unavailable."""
+        return self._ask(f"runtime {json.dumps(list(modules))}") if self.available else None
+
+    def _ask(self, request: str) -> int | None:
+        try:
+            self._requests.write(request + "\n")
             self._requests.flush()
             answer = int(self._results.readline().strip() or -1)
         except (OSError, ValueError):
             answer = -1
-        finally:
-            os.unlink(handle.name)
         return answer if answer >= 0 else None
 
 
 def with_small_objects(
-    events: list[tuple[int, int]], marks: Sequence[tuple[int, int, int]], objects: Mapping[str, Any] | None
+    events: list[tuple[int, int]],
+    marks: Sequence[tuple[int, int, int]],
+    objects: Mapping[str, Any] | None,
+    seed: int = 0,
 ) -> Iterator[tuple[Any, int, int]]:
     """The storage events as (key, size, TENSOR), each storage with its header blocks and each marked node
     with its small objects, as (key, size, SMALL); a free is size -1. A storage's headers are allocated
     around it (the sizes `before` lists ahead of it, the rest after) and freed after it; a node's objects
     are allocated where it was created and freed where it was released. Each table gives how many blocks a
     storage (`per_storage`) or a node of its kind (`per_node`) has on average, a fraction carried to the
-    next one, and the sizes drawn in a fixed shuffled cycle that follows the measured shares."""
+    next one, and the sizes drawn in a shuffled cycle that follows the measured shares (`seed` seeds the
+    shuffle: which size lands where is not known, and it moves the heap's growth: see point.HEAP_DRAWS)."""
     tables = {"tensor": "per_storage", "plain": "per_node", "checkpointed": "per_node"}
     measured = {name: objects[name] for name in tables if objects and objects.get(name, {}).get("sizes")}
-    cycles = {name: size_cycle(table["sizes"]) for name, table in measured.items()}
+    cycles = {name: size_cycle(table["sizes"], seed=seed) for name, table in measured.items()}
     drawn = dict.fromkeys(measured, 0)
     owed = dict.fromkeys(measured, 0.0)
     ahead = {int(size) for size in measured.get("tensor", {}).get("before", ())}
@@ -254,9 +299,9 @@ def with_small_objects(
     yield from at(len(events))
 
 
-def size_cycle(sizes: list[list[float]], length: int = 1000) -> list[int]:
-    """`length` object sizes in a fixed shuffled order, each size as often as its share says."""
+def size_cycle(sizes: list[list[float]], length: int = 1000, seed: int = 0) -> list[int]:
+    """`length` object sizes in an order shuffled by `seed`, each size as often as its share says."""
     total = sum(share for _, share in sizes) or 1.0
     cycle = [int(size) for size, share in sizes for _ in range(max(1, round(length * share / total)))]
-    random.Random(0).shuffle(cycle)
+    random.Random(seed).shuffle(cycle)
     return cycle
