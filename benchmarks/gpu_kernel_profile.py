@@ -8,7 +8,8 @@ up, then three more under torch.profiler with CUDA activity. Every kernel's devi
 from its name (matrix products, convolutions, normalisation, element-wise, reductions, optimizer, copies, other;
 annotations that span other kernels, such as the optimizer's step, are not kernels and not counted),
 beside the steps' wall time and the GPU's busy time; the 25 longest kernels are kept by name. Writes
-DIR/kernel_profile.json. benchmarks/gpu_kernel_profile_report.py sets it against the estimate's priced parts.
+DIR/kernel_profile.json: what the time model's parts (matrix products, convolutions, other operators, kernel
+launches) are checked against, case by case.
 """
 
 from __future__ import annotations

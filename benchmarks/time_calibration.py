@@ -199,6 +199,10 @@ def main() -> int:
     rows: list[dict[str, Any]] = []
     skipped: list[dict[str, str]] = []
     for result in results:
+        if result.get("missing") or result.get("unit") not in UNITS:
+            why = f"missing {result.get('missing', '')} / unit {result.get('unit')}"
+            skipped.append({"id": result["id"], "why": why})
+            continue
         fields, notes = workload_fields(result)
         workload = Workload(device="cuda", **fields)
         gpu = gpu_spec(store, result["gpu"])
@@ -210,9 +214,6 @@ def main() -> int:
         except NoRate as exc:
             skipped.append({"id": result["id"], "why": str(exc)})
             print(f"{result['id']:48s} skipped: {exc}", flush=True)
-            continue
-        if result.get("missing") or result.get("unit") not in UNITS:
-            skipped.append({"id": result["id"], "why": f"missing {result.get('missing', '')} / unit {result['unit']}"})
             continue
         measured = measured_step(result)
         rows.append(
@@ -283,7 +284,8 @@ def main() -> int:
     print(f"eager results: {len(eager)}; compiled, reported only: {len(compiled)}")
     result_record = {
         "benchmark": "time_calibration",
-        "target": "leave-one-out median |error| <= 0.15, and no market's median above 0.15",
+        # catalog/efficiency.toml is written when the first holds; by_market shows the second
+        "target": "leave-one-out median |error| <= 0.15; each market's (by_market) median <= 0.15",
         "results_used": len(observations),
         "results_skipped": skipped,
         "compiled_results_reported_not_fitted": [row["id"] for row in compiled],

@@ -130,7 +130,8 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
         if priced["set_by_bytes"] > 0:
             share = priced["set_by_bytes"] / max(priced["matmuls"] + priced["convolutions"], 1e-30)
             split += f" ({share:.0%} of the matmuls' and convolutions' time set by their bytes, at the roofline)"
-        out.append(f"  {split}")
+        if split:
+            out.append(f"  {split}")
         if t["communication_seconds"] > 0:
             out.append(f"  waits {t['communication_seconds']:.3g} s per step on the GPUs' collectives over {t['link']}")
         if t["bound"] == "kernel launches":

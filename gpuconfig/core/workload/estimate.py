@@ -12,6 +12,8 @@ device adds its own overheads, each shown as its own line with its source.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -124,6 +126,11 @@ class Fitted:
     attention: dict[str, Any] = field(default_factory=dict)  # what the tracer saw of the model's attention
     depth: DepthCheck | None = None  # how well the shallow traces were linear in depth
     fallback: str = ""  # why the full depth was traced after shallow traces
+    # Each traced point's products by intensity class, {"kind.dtype.class": (FLOPs, bytes)}, with the totals they
+    # are scaled by elsewhere: an operator's class moves with the batch and the length, so classes are not fitted
+    # as lines but read at the nearest traced point (intensity_classes).
+    classes_at: tuple[tuple[int, int, dict[str, Any]], ...] = ()
+    runtime_how: str = ""  # where the runtime's memory was measured, as the worker said
 
     def at(self, key: str, batch: int, seq: int) -> float:
         term = self.terms.get(key)
@@ -141,15 +148,32 @@ class Fitted:
         return f"{traced}: {self.fallback}" if self.fallback else traced
 
 
+ROOF = ("roofflops.", "roofbytes.")
+
+
+def point_classes(values: dict[str, float]) -> dict[str, Any]:
+    """One traced point's intensity classes {"kind.dtype.class": (FLOPs, bytes)} under "classes", and the totals
+    they are scaled from (its FLOPs per dtype, convolutions' FLOPs per dtype, all products' bytes)."""
+    classes = {
+        key.removeprefix(ROOF[0]): (value, values.get(ROOF[1] + key.removeprefix(ROOF[0]), 0.0))
+        for key, value in values.items()
+        if key.startswith(ROOF[0])
+    }
+    totals = {k: v for k, v in values.items() if k.startswith(("flops.", "convflops.")) or k == "matmul_bytes"}
+    return {"classes": classes, "totals": totals}
+
+
 def fit(trace: Trace) -> Fitted:
     points = _at_full_depth(trace)
-    keys = sorted({k for _, _, values in points for k in values})
+    keys = sorted({k for _, _, values in points for k in values if not k.startswith(ROOF)})
     terms = {k: fit_term([(b, s, values.get(k, 0.0)) for b, s, values in points]) for k in keys}
+    classes_at = tuple((b, s, point_classes(values)) for b, s, values in points)
     replayed = all(p.get("cpu_heap_peak_bytes") is not None for p in trace.points)
     attention = trace.points[0].get("attention", {}) if trace.points else {}
     depth = check_depth(trace.points, trace.layers) if trace.layers is not None else None
     runtime = int(trace.runtime.get("baseline_rss_bytes", 0))
-    return Fitted(terms, runtime, trace.layers, replayed, attention, depth, trace.fallback)
+    how = str(trace.runtime.get("baseline_how", ""))
+    return Fitted(terms, runtime, trace.layers, replayed, attention, depth, trace.fallback, classes_at, how)
 
 
 @dataclass(frozen=True)
@@ -258,13 +282,26 @@ def objects_source() -> str:
     return objects["source"] if objects else "not measured: catalog/autograd_objects.toml is missing, tensors only"
 
 
+def runtime_source(how: str) -> str:
+    """Where the runtime's memory was measured, as the answer says it."""
+    if how == "fresh process":
+        return (
+            "resident memory of a fresh process that imported what building the model imported and ran one "
+            "warm-up step: what a real run holds before its first tensor"
+        )
+    return "measured in the trace process after building the model and one warm-up step" + (
+        f" ({how.removeprefix('trace process ').strip('()')})" if how else ""
+    )
+
+
 def placements(fitted: Fitted, batch: int, seq: int, traced_tensors: float) -> str:
     """How far the replayed heap moves with where the small blocks land, as the allocator line says it."""
     low = fitted.at("cpu_heap_peak_low_bytes", batch, seq)
     high = fitted.at("cpu_heap_peak_high_bytes", batch, seq)
     if not high:
         return ""
-    least, most = (format_bytes(max(0.0, value - traced_tensors)) for value in (low, high))
+    median = fitted.at("cpu_heap_peak_bytes", batch, seq)  # each line extended on its own: keep them in order
+    least, most = (format_bytes(max(0.0, value - traced_tensors)) for value in (min(low, median), max(high, median)))
     return (
         "; where each small block lands is not known and moves the heap: this is the median over shuffled "
         f"placements of their sizes, which gave {least} to {most}"
@@ -305,8 +342,7 @@ def _overheads(
             Overhead(
                 "PyTorch runtime (interpreter, libraries, model code)",
                 fitted.runtime_rss,
-                "resident memory measured before the first tensor, after importing the model's code and one "
-                "warm-up step (in a copy of the trace process made before the trace, where glibc can be replayed)",
+                runtime_source(fitted.runtime_how),
             ),
             allocator,
         ]
@@ -514,19 +550,38 @@ def intensity_classes(
 ) -> list[tuple[str, float, float]]:
     """The traced matrix products and convolutions by arithmetic intensity (workers/tracer/counting.py): for each
     class, its kind ("mm" or "conv"), its FLOPs at the GPU's dense rate for their dtype and its bytes at the
-    GPU's bandwidth, in seconds; empty for a trace made before the classes were counted."""
-    classes = []
-    for key in fitted.terms:
-        if not key.startswith("roofflops."):
-            continue
-        name = key.removeprefix("roofflops.")
+    GPU's bandwidth, in seconds; empty for a trace made before the classes were counted. The classes are those
+    of the traced point nearest in tokens (then in length), their FLOPs scaled to the fitted FLOPs of their kind
+    and dtype here and their bytes to the fitted bytes of all products here: exact at a traced point, and
+    elsewhere the nearest point's spread of intensities carried to the right totals."""
+    if not fitted.classes_at or batch <= 0:
+        return []
+    tokens, length = math.log(batch * max(seq, 1)), math.log(max(seq, 1))
+    _, _, near = min(
+        fitted.classes_at,
+        key=lambda p: (abs(math.log(p[0] * max(p[1], 1)) - tokens), abs(math.log(max(p[1], 1)) - length)),
+    )
+    totals = near["totals"]
+
+    def here(key: str) -> float:
+        return fitted.at(key, batch, seq)
+
+    def flops_of(kind: str, dtype: str, read: Callable[[str], float]) -> float:
+        conv = read(f"convflops.{dtype}")
+        return conv if kind == "conv" else read(f"flops.{dtype}") - conv
+
+    there = totals.get("matmul_bytes", 0.0)
+    byte_scale = here("matmul_bytes") / there if there > 0 else 1.0
+    out = []
+    for name, (flops, moved) in near["classes"].items():
         kind, dtype, _ = name.split(".")
-        flops, moved = fitted.at(key, batch, seq), fitted.at(f"roofbytes.{name}", batch, seq)
         if flops <= 0:
             continue
-        at_bandwidth = moved / (gpu.bandwidth_gbs * 1e9) if gpu.bandwidth_gbs else 0.0
-        classes.append((kind, flops / (rate_tflops(gpu, dtype, precision) * 1e12), at_bandwidth))
-    return classes
+        reference = flops_of(kind, dtype, lambda key: float(totals.get(key, 0.0)))
+        flop_scale = flops_of(kind, dtype, here) / reference if reference > 0 else 1.0
+        at_bandwidth = moved * byte_scale / (gpu.bandwidth_gbs * 1e9) if gpu.bandwidth_gbs else 0.0
+        out.append((kind, flops * flop_scale / (rate_tflops(gpu, dtype, precision) * 1e12), at_bandwidth))
+    return out
 
 
 def time_at(

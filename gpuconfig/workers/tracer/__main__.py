@@ -22,22 +22,48 @@ def offline() -> None:
     os.environ.setdefault("DIFFUSERS_VERBOSITY", "error")
 
 
-def model_modules(imported: set[str]) -> list[str]:
-    """The model's code the first build imported (transformers' modules new since `imported`), not the trace's
-    own machinery (fake tensors, dispatch modes), which a real run never loads."""
-    return sorted(name for name in set(sys.modules) - imported if name.partition(".")[0] == "transformers")
+# What a real run loads before its first tensor, in a fresh interpreter: the trace worker's own modules (a real run
+# is this program in its measuring mode), torch, the modules the model's build imported (transformers' among them)
+# and the kernels' libraries (one warm-up step). The import path, this package's name and the modules come on stdin.
+RUNTIME_PROGRAM = """
+import importlib, json, sys
+asked = json.loads(sys.stdin.read())
+sys.path[:] = asked["path"]
+for name in ("generation", "point"):
+    importlib.import_module(asked["package"] + "." + name)
+runtime = importlib.import_module(asked["package"] + ".runtime")
+import torch
+for name in asked["modules"]:
+    try:
+        importlib.import_module(name)
+    except Exception:
+        pass
+runtime.warm_up()
+print(runtime.current_rss_bytes())
+"""
+RUNTIME_SECONDS = 300
 
 
-def runtime_rss(replay: MallocReplay | None, modules: list[str]) -> int:
-    """The runtime a real run pays before its first tensor: the interpreter, torch, the model's modules and the
-    kernels' libraries. Measured in the replay's copy of this process, forked before the trace began, once it has
-    imported the model's modules and run a warm-up step; without a copy, in this process (which then also
-    counts the trace's machinery: about 50 MB more for a ViT-base)."""
-    measured = replay.runtime(modules) if replay is not None else None
-    if measured is not None:
-        return measured
-    warm_up()
-    return current_rss_bytes()
+def runtime_rss(modules: list[str]) -> tuple[int, str]:
+    """The runtime a real run pays before its first tensor, and where it was measured. In a fresh process: this
+    one holds the trace's own machinery (fake tensors, the dispatch modes: about 50 MB for a ViT-base), and a
+    copy forked from it would not count the library pages it has not touched itself. Where a fresh process
+    cannot be started, in this one."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", RUNTIME_PROGRAM],
+            input=json.dumps({"path": sys.path, "package": __package__ or "tracer", "modules": modules}),
+            capture_output=True,
+            text=True,
+            timeout=RUNTIME_SECONDS,
+            check=True,
+        )
+        return int(done.stdout.strip().splitlines()[-1]), "fresh process"
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError) as exc:
+        warm_up()
+        return current_rss_bytes(), f"trace process ({type(exc).__name__}: no fresh process)"
 
 
 def main() -> int:
@@ -55,17 +81,19 @@ def main() -> int:
             return 0
         # Forked now, before any tensor exists: the heap a real run starts from.
         replay = MallocReplay() if request.get("device") == "cpu" and hasattr(os, "fork") else None
-        imported = set(sys.modules)
         for done, (batch, seq, layers) in enumerate(points):
             emit("progress", done=done, total=len(points), what=f"batch {batch}, length {seq}")
             started = time.perf_counter()
             result = trace_point(request, batch, seq, layers, replay)
+            modules = result.pop("built_modules", [])
             emit("point", seconds=round(time.perf_counter() - started, 3), **result)
             if done == 0:
+                rss, how = runtime_rss(modules)
                 emit(
                     "runtime",
                     torch=torch.__version__,
-                    baseline_rss_bytes=runtime_rss(replay, model_modules(imported)),
+                    baseline_rss_bytes=rss,
+                    baseline_how=how,
                     threads=torch.get_num_threads(),
                 )
         emit("progress", done=len(points), total=len(points), what="done")

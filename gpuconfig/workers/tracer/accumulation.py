@@ -14,6 +14,9 @@ The use counts it reads include the references this mode's own dispatch holds, s
 reads as here is measured once per process on a graph whose accumulation is known to be in place (`calibrate`).
 An engine accumulation is told from an add inside a backward function by the autograd nodes' hooks
 (autograd_nodes.py): the engine adds a node's outputs after its post-hook and before the next node's pre-hook.
+Nodes the marker never saw (those a custom autograd Function builds inside its own backward, as reentrant
+checkpointing does) keep the flag of the node whose backward is running, so their sums stay allocated: the
+side that over-counts. The trace's own checkpointing is non-reentrant, whose recomputation the marker sees.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ _exclusive: list[tuple[int, int] | None] = []  # the calibrated counts, once mea
 def dense(tensor: Any) -> bool:
     """Whether the tensor's elements fill its memory without gaps or overlaps in some order of its dimensions
     (c10's is_non_overlapping_and_dense)."""
+    if str(tensor.layout) != "torch.strided":  # sparse and other layouts have no strides
+        return False
     expected = 1
     for stride, size in sorted((s, n) for n, s in zip(tensor.shape, tensor.stride(), strict=True) if n != 1):
         if stride != expected:

@@ -5,15 +5,12 @@ from __future__ import annotations
 import json
 import os
 import random
-import select
-import signal
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .autograd_nodes import CHECKPOINTED, PLAIN
 
-RUNTIME_SECONDS = 120  # the most a runtime measurement in the copy may take (a warm-up step takes about a second)
 TENSOR, SMALL = 0, 1  # a replayed block: a tensor's storage (posix_memalign) or one of a node's small objects
 
 
@@ -67,45 +64,20 @@ class MallocReplay:
 
     @staticmethod
     def _serve(requests: Any, results: Any) -> None:
-        for line in requests:
+        for path in requests:
             reader, writer = os.pipe()
             pid = os.fork()
             if pid == 0:
                 os.close(reader)
-                command, _, argument = line.strip().partition(" ")
-                answer = MallocReplay._runtime(argument) if command == "runtime" else MallocReplay._replay(argument)
-                os.write(writer, f"{answer}\n".encode())
+                peak = MallocReplay._replay(path.strip())
+                os.write(writer, f"{peak}\n".encode())
                 os._exit(0)
             os.close(writer)
-            # A copy forked after torch ran its thread pool cannot run torch again (the pool's threads are not
-            # in the fork): a runtime measurement that does not answer in time is given up, and said so.
-            limit = RUNTIME_SECONDS if line.startswith("runtime ") else None
-            if select.select([reader], [], [], limit)[0]:
-                with os.fdopen(reader) as channel:
-                    line = channel.readline().strip()
-            else:
-                os.close(reader)
-                os.kill(pid, signal.SIGKILL)
-                line = ""
+            with os.fdopen(reader) as answer:
+                line = answer.readline().strip()
             os.waitpid(pid, 0)
             results.write((line or "-1") + "\n")
             results.flush()
-
-    @staticmethod
-    def _runtime(modules: str) -> int:
-        """Resident memory after importing `modules` (a JSON list: the model's own code) and one warm-up step,
-        in a process whose heap is the copy's: what a real run holds before its first tensor."""
-        import importlib
-
-        from .runtime import current_rss_bytes, warm_up
-
-        for name in json.loads(modules or "[]"):
-            try:
-                importlib.import_module(name)
-            except Exception:
-                continue
-        warm_up()
-        return current_rss_bytes()
 
     @staticmethod
     def _replay(path: str) -> int:
@@ -205,24 +177,13 @@ class MallocReplay:
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as handle:
             json.dump(numbered, handle)
         try:
-            answer = self._ask(f"replay {handle.name}")
-        finally:
-            os.unlink(handle.name)
-        return answer
-
-    def runtime(self, modules: Sequence[str]) -> int | None:
-        """Resident memory of a copy of the process as it was forked (before any tensor and before the trace's
-        own machinery: fake tensors, the dispatch modes) once it has imported `modules` and run a warm-up
-        step: the runtime a real run pays before its first tensor. None if unavailable."""
-        return self._ask(f"runtime {json.dumps(list(modules))}") if self.available else None
-
-    def _ask(self, request: str) -> int | None:
-        try:
-            self._requests.write(request + "\n")
+            self._requests.write(handle.name + "\n")
             self._requests.flush()
             answer = int(self._results.readline().strip() or -1)
         except (OSError, ValueError):
             answer = -1
+        finally:
+            os.unlink(handle.name)
         return answer if answer >= 0 else None
 
 

@@ -4,6 +4,7 @@ and operators counted; or the same steps run for real on the CPU, to check the t
 from __future__ import annotations
 
 import contextlib
+import sys
 from typing import Any
 
 from . import torch_private
@@ -150,8 +151,10 @@ def trace_point(
     foreach = request.get("device") == "cuda"  # PyTorch's default optimizer implementation on each device
     with torch_private.fake_tensor_mode():
         torch.manual_seed(0)
+        imported = set(sys.modules)
         with skipped_init():
             model, inputs, family = build(request, batch, seq, layers)
+        built_modules = sorted(set(sys.modules) - imported)  # the model's code, which a real run imports too
         params = {id(p): p for p in model.parameters()}
         total_params = sum(p.numel() for p in params.values())
         optimizer = prepare(model, request, foreach)
@@ -213,6 +216,7 @@ def trace_point(
         "flops_by_dtype": counter.flops,
         "conv_flops_by_dtype": counter.conv_flops,
         "by_intensity": counter.by_intensity,
+        "built_modules": built_modules,
         "flops": sum(counter.flops.values()),
         "matmul_bytes": counter.matmul_bytes,
         "other_bytes": counter.other_bytes,
