@@ -13,8 +13,8 @@ reference model that is none of the accuracy benchmark's families (catalog/autog
 Where each small block lands is not known and moves the heap (up to ±10 % for a ViT-base step with
 checkpointing), so the replay is made with several shuffled placements of their sizes and the median is kept
 (workers/tracer/point.py, HEAP_DRAWS). On benchmarks/estimate_accuracy_cpu.py's 20 cases of 10 families the
-estimate is then within 3.0 % of the measured peak at the median, worst +14.0 %; replaying the tensors alone
-it was 11.7 %, worst -37.3 %.
+estimate is then within 3.6 % of the measured peak at the median, worst +17.0 %; replaying the tensors alone
+it was 9.8 %, worst -36.0 %.
 
 What is left may be a measured share of a traced quantity (catalog/cpu_heap.toml): the benchmark fits each
 candidate share on half the model families, reports its error on the other half (and the other way round),
