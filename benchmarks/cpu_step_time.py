@@ -81,15 +81,6 @@ def real_steps(workload: Any, steps: int) -> dict[str, Any]:
     return timed
 
 
-def as_reached(timing: Any) -> float:
-    """The step as the estimate prices it, at the measured rates as reached (no share): each class of products at
-    the roofline (the longer of its FLOPs at the measured rate and its bytes at the measured bandwidth), the other
-    operators' bytes at the bandwidth."""
-    if timing.classes:
-        return sum(max(at_rate, at_bandwidth) for _, at_rate, at_bandwidth in timing.classes) + timing.memory_seconds
-    return timing.compute_seconds + timing.conv_seconds + timing.memory_seconds
-
-
 def held_out(rows: list[dict[str, Any]]) -> dict[str, float]:
     """Each fold's share (the median of estimated-as-reached over measured, on the other fold's families), and each
     row's held-out estimate and error set in place."""
@@ -150,7 +141,7 @@ def main() -> int:
         for name, model, task, batch, seq in chosen:
             workload = workload_of(model, task, batch, seq)
             timing = TraceService().fit_for(workload).answer(workload, spec).timing
-            raw = as_reached(timing) if timing else None
+            raw = timing.at_full_efficiency() if timing else None  # as reached: no share
             started = time.monotonic()
             try:
                 timed = real_steps(workload, args.steps)

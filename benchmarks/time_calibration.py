@@ -130,8 +130,7 @@ def exposed_communication(result: dict[str, Any], workload: Any, fitted: Any, ti
         return 0.0
     batch, seq = workload.batch, workload.seq or 0
     weights, grads = fitted.at("forward.weights", batch, seq), fitted.at("grad_bytes", batch, seq)
-    work = sum(max(at_rate, at_bandwidth) for _, at_rate, at_bandwidth in timing.classes) + timing.memory_seconds
-    micro = work / workload.grad_accum if timing.classes else timing.step_seconds / workload.grad_accum
+    micro = (timing.at_full_efficiency() if timing.classes else timing.step_seconds) / workload.grad_accum
     return exposed_seconds(workload.strategy, workload.gpus, weights, grads, workload.grad_accum, link, micro)
 
 

@@ -529,6 +529,13 @@ class Timing:
     communication_seconds: float = 0.0
     link: str = ""
 
+    def at_full_efficiency(self) -> float:
+        """The step's work at efficiency 1: each class of products at the roofline (the longer of its FLOPs at the
+        rate and its bytes at the bandwidth), the other operators' bytes at the bandwidth."""
+        if not self.classes:
+            return self.compute_seconds + self.conv_seconds + self.memory_seconds
+        return sum(max(at_rate, at_bandwidth) for _, at_rate, at_bandwidth in self.classes) + self.memory_seconds
+
     def priced(self) -> tuple[float, float, float, float]:
         """Per step as priced: matrix products, convolutions and other operators at their efficiencies, and the
         part of the products' time their bytes set (bandwidth-bound classes at the roofline)."""
