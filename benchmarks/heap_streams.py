@@ -74,12 +74,15 @@ def real_stream(log: Path) -> list[tuple[int, int, int]]:
     return stream
 
 
-def synthetic_stream(name: str) -> tuple[list[Any], int]:
-    """The stream the trace's heap replay receives for the case, and the runtime the estimate counts."""
+def replayed_growths(name: str, real: list[Any]) -> tuple[dict[str, int], int]:
+    """The case's trace, its heap replay capturing the synthetic stream, then that stream, the real one and each
+    one's tensors alone replayed by the same copy the estimate's replay forks from (a copy forked later, after the
+    trace, starts from a heap the trace left with free chunks, and grows less); and the runtime the estimate
+    counts (measured in a fresh process, as the estimate measures it)."""
     from gpuconfig.core.workload import cpu_heap
     from gpuconfig.workers.tracer import point
-    from gpuconfig.workers.tracer.heap import MallocReplay
-    from gpuconfig.workers.tracer.runtime import current_rss_bytes, warm_up
+    from gpuconfig.workers.tracer.__main__ import runtime_rss
+    from gpuconfig.workers.tracer.heap import TENSOR, MallocReplay
 
     request = request_for(name)
     request.pop("measure", None)
@@ -92,26 +95,18 @@ def synthetic_stream(name: str) -> tuple[list[Any], int]:
         captured.append(listed)
         return original(self, listed)
 
-    MallocReplay.replay = keep  # type: ignore[method-assign]
-    try:
-        with MallocReplay() as replay:
-            batch, seq, _ = request["points"][0]
-            point.trace_point(request, batch, seq, None, replay)
-    finally:
-        MallocReplay.replay = original  # type: ignore[method-assign]
-    warm_up()
-    return captured[0], current_rss_bytes()
-
-
-def growths(streams: dict[str, list[Any]]) -> dict[str, int]:
-    from gpuconfig.workers.tracer.heap import TENSOR, MallocReplay
-
     out: dict[str, int] = {}
     with MallocReplay() as replay:
-        for label, stream in streams.items():
+        MallocReplay.replay = keep  # type: ignore[method-assign]
+        try:
+            batch, seq, _ = request["points"][0]
+            traced = point.trace_point(request, batch, seq, None, replay)
+        finally:
+            MallocReplay.replay = original  # type: ignore[method-assign]
+        for label, stream in {"real stream": real, "synthetic stream": captured[0]}.items():
             out[label] = replay.replay(stream) or 0
             out[f"{label} tensors alone"] = replay.replay([e for e in stream if e[2] == TENSOR]) or 0
-    return out
+    return out, runtime_rss(traced["built_modules"])[0]
 
 
 def one_case(name: str, library: Path, work: Path) -> dict[str, Any]:
@@ -123,8 +118,7 @@ def one_case(name: str, library: Path, work: Path) -> dict[str, Any]:
     if done.returncode != 0:
         return {"case": name, "status": "real run failed", "reason": done.stderr.strip()[-500:]}
     measured = json.loads(done.stdout.strip().splitlines()[-1])
-    synthetic, runtime = synthetic_stream(name)
-    replayed = growths({"real stream": real_stream(log), "synthetic stream": synthetic})
+    replayed, runtime = replayed_growths(name, real_stream(log))
     log.unlink()
     growth = measured["peak_rss_bytes"] - runtime
     return {
