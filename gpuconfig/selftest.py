@@ -195,17 +195,18 @@ def _catalog(state: dict[str, Any]) -> str:
 
 
 def _files() -> str:
-    """What the bundle must carry besides code: the worker scripts, the icon, the model zoo."""
+    """What the bundle must carry besides code: the worker scripts, the icon, the compiled translations, the model
+    zoo."""
     from gpuconfig.core.workers.programs import BENCH, BOOT, TRACE
 
     needed = [BOOT, BENCH / "__main__.py", TRACE / "__main__.py", resources_dir() / "gpuconfig.svg"]
-    needed += [resources_dir() / MODEL_FILE]
+    needed += [resources_dir() / MODEL_FILE, resources_dir() / "translations" / "gpuconfig_zh_CN.qm"]
     needed += [catalog_dir() / "models.toml", catalog_dir() / "compat"]
     missing = [str(p) for p in needed if not p.exists()]
     if missing:
         raise CheckFailed(f"missing from the installation: {', '.join(missing)}")
     zoo = len(list((catalog_dir() / "models").glob("*.json")))
-    return f"worker scripts, icon, {zoo} model configs and the compatibility tables are present"
+    return f"worker scripts, icon, Chinese translation, {zoo} model configs and the compatibility tables are present"
 
 
 def _tabs(state: dict[str, Any], shots: Path, files: list[str]) -> str:

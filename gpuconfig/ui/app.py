@@ -22,20 +22,42 @@ def create_application(argv: Sequence[str]) -> QApplication:
     icon = resources_dir() / "gpuconfig.svg"
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
-    _install_translations(app)
+    install_translations(app)
     return app
 
 
-def _install_translations(app: QApplication) -> None:
-    """Load gpuconfig's and Qt's own translations for the user's language, where they exist."""
-    locale = QLocale.system()
+# The interface's languages, as the View menu offers them and the "language" setting keeps them: the system's
+# (the default), English (the source texts) and Simplified Chinese (resources/translations/gpuconfig_zh_CN.ts).
+LANGUAGE_SETTING = "language"
+LANGUAGES = ("system", "en", "zh_CN")
+_installed: list[QTranslator] = []
+
+
+def language_locale(choice: str | None) -> QLocale:
+    """The locale the interface speaks and formats numbers, dates and money in, for a language setting."""
+    if choice == "en":
+        return QLocale("en_US")
+    if choice == "zh_CN":
+        return QLocale("zh_CN")
+    return QLocale.system()
+
+
+def install_translations(app: QApplication, choice: str | None = None) -> QLocale:
+    """Speak the chosen language (the system's when None or "system"): gpuconfig's and Qt's own translations where
+    they exist, and the locale every QLocale() formats with. Replaces the translations installed before."""
+    locale = language_locale(choice)
+    QLocale.setDefault(locale)
+    while _installed:
+        app.removeTranslator(_installed.pop())
     for directory, prefix in (
-        (str(resources_dir() / "translations"), "gpuconfig_"),
-        (QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath), "qtbase_"),
+        (str(resources_dir() / "translations"), "gpuconfig"),
+        (QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath), "qtbase"),
     ):
         translator = QTranslator(app)
-        if translator.load(locale, prefix.rstrip("_"), "_", directory):
+        if translator.load(locale, prefix, "_", directory):
             app.installTranslator(translator)
+            _installed.append(translator)
+    return locale
 
 
 def start(argv: Sequence[str]) -> tuple[QApplication, QMainWindow | None]:
@@ -60,6 +82,9 @@ def start(argv: Sequence[str]) -> tuple[QApplication, QMainWindow | None]:
 
         QMessageBox.critical(None, "gpuconfig", str(exc))
         return app, None
+    saved = store.user.setting(LANGUAGE_SETTING)
+    if saved in LANGUAGES and saved != "system":
+        install_translations(app, saved)
     window = MainWindow(store)
     window.show()
     return app, window

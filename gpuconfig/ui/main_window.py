@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QPaintEvent
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from gpuconfig import __version__
 from gpuconfig.core.userdata.store import Store
 from gpuconfig.ui import theme
+from gpuconfig.ui.app import LANGUAGE_SETTING, LANGUAGES, install_translations
 from gpuconfig.ui.placeholder_tab import PlaceholderTab
 
 if TYPE_CHECKING:
@@ -113,6 +114,7 @@ class _Tab(Generic[T]):
 
 
 class MainWindow(QMainWindow):
+    windows: ClassVar[list[MainWindow]] = []  # the windows a language change made
     catalog_tab: _Tab[CatalogTab] = _Tab("catalog")
     workload_tab: _Tab[WorkloadTab] = _Tab("workload")
     build_tab: _Tab[BuildTab] = _Tab("build")
@@ -274,10 +276,59 @@ class MainWindow(QMainWindow):
             theme_menu.addAction(action)
             self.theme_actions[name] = action
 
+        language_menu = view_menu.addMenu(self.tr("Language"))
+        languages = QActionGroup(self)
+        # Each language is named in itself, as language menus do; the system's in the language shown.
+        names = {"system": self.tr("Follow the system"), "en": "English", "zh_CN": "简体中文"}
+        chosen = self.store.user.setting(LANGUAGE_SETTING)
+        self.language_actions: dict[str, QAction] = {}
+        for choice in LANGUAGES:
+            action = QAction(names[choice], self, checkable=True)
+            action.setChecked(choice == (chosen if chosen in LANGUAGES else "system"))
+            action.triggered.connect(lambda _checked=False, c=choice: self.set_language(c))
+            languages.addAction(action)
+            language_menu.addAction(action)
+            self.language_actions[choice] = action
+
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         about = QAction(self.tr("About gpuconfig"), self)
         about.triggered.connect(self._on_about)
         help_menu.addAction(about)
+
+    # -- language ---------------------------------------------------------------------------------
+
+    def set_language(self, choice: str, rebuild: bool | None = None) -> MainWindow | None:
+        """Keep `choice` as the interface's language and, unless the user defers it (`rebuild` False; None asks),
+        rebuild the window in it: every text is set when a widget is made, so a new window is the whole
+        translation. Running work stops as on closing; the build being edited is kept. The new window, if any."""
+        if choice not in LANGUAGES:
+            raise ValueError(f"unknown language {choice!r}")
+        self.store.user.set_setting(LANGUAGE_SETTING, choice)
+        self.language_actions[choice].setChecked(True)
+        if rebuild is None:
+            busy = any(getattr(tab, "running", lambda: False)() for tab in self.built.values())
+            box = QMessageBox(QMessageBox.Icon.Question, self.tr("Language"), "", parent=self)
+            box.setText(
+                self.tr("The window is rebuilt in the new language. Rebuild it now, or at the next start?")
+                + (self.tr(" Work still running stops.") if busy else "")
+            )
+            now = box.addButton(self.tr("Rebuild now"), QMessageBox.ButtonRole.AcceptRole)
+            box.addButton(self.tr("At the next start"), QMessageBox.ButtonRole.RejectRole)
+            box.setDefaultButton(now)
+            box.exec()
+            rebuild = box.clickedButton() is now
+        if not rebuild:
+            return None
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        install_translations(app, choice)
+        replacement = MainWindow(self.store)
+        replacement.restoreGeometry(self.saveGeometry())
+        replacement.show()
+        replacement.tabs.setCurrentIndex(self.tabs.currentIndex())
+        MainWindow.windows.append(replacement)  # held, as the first window is by whoever made it
+        self.close()
+        return replacement
 
     # -- theme ------------------------------------------------------------------------------------
 

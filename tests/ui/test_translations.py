@@ -1,0 +1,120 @@
+"""The Simplified Chinese interface: complete against the sources, compiled by the build, chosen in the View menu."""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QLocale
+from PySide6.QtWidgets import QApplication
+
+from gpuconfig.core.userdata.store import Store
+from gpuconfig.ui.app import LANGUAGE_SETTING, install_translations, start
+from gpuconfig.ui.main_window import MainWindow
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "packaging"))
+import translations  # noqa: E402
+
+TS = ROOT / "resources" / "translations" / "gpuconfig_zh_CN.ts"
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%L?\d|%n|<[^<>]+>")
+
+
+def messages(path: Path) -> list[tuple[str, str, ET.Element]]:
+    root = ET.parse(path).getroot()
+    return [
+        (str(context.findtext("name")), str(message.findtext("source")), message.find("translation"))  # type: ignore[misc]
+        for context in root.iter("context")
+        for message in context.iter("message")
+    ]
+
+
+@pytest.fixture
+def english(qapp: QApplication) -> Iterator[None]:
+    yield
+    install_translations(qapp, "en")
+
+
+def test_every_string_of_the_interface_has_a_finished_translation(tmp_path: Path) -> None:
+    """lupdate over today's sources into a copy of the .ts adds nothing and leaves nothing unfinished."""
+    copy = tmp_path / TS.name
+    shutil.copy(TS, copy)
+    translations.update([copy])
+    found = messages(copy)
+    assert len(found) > 800
+    unfinished = [(context, source) for context, source, translation in found if translation.get("type")]
+    empty = [(context, source) for context, source, translation in found if not (translation.text or "").strip()]
+    assert unfinished == []
+    assert empty == []
+    assert {(c, s) for c, s, _ in found} == {(c, s) for c, s, _ in messages(TS)}  # the committed file is current
+
+
+def test_translations_keep_every_placeholder_and_tag() -> None:
+    """A translation that drops or misspells a {field}, %1 or HTML tag breaks its format() call or the markup."""
+    broken = [
+        (context, source)
+        for context, source, translation in messages(TS)
+        if sorted(PLACEHOLDER.findall(source)) != sorted(PLACEHOLDER.findall(translation.text or ""))
+    ]
+    assert broken == []
+
+
+def test_no_translated_call_formats_its_text_first() -> None:
+    """tr(f"...") looks up the formatted text, which no .ts holds: the template goes to tr, the values after."""
+    names = {"tr", "translate", "QT_TRANSLATE_NOOP", "QT_TR_NOOP"}
+    offenders = []
+    for path in translations.python_sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in names and any(isinstance(arg, ast.JoinedStr) for arg in node.args):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []
+
+
+def test_the_build_compiles_what_qt_loads(qapp: QApplication, english: None, tmp_path: Path) -> None:
+    built = translations.release(tmp_path)
+    assert [path.name for path in built] == ["gpuconfig_zh_CN.qm"]
+    assert built[0].stat().st_size > 10_000
+    install_translations(qapp, "zh_CN")
+    assert QCoreApplication.translate("MainWindow", "&File") == "文件(&F)"
+    assert QLocale().name() == "zh_CN"
+    install_translations(qapp, "en")
+    assert QCoreApplication.translate("MainWindow", "&File") == "&File"
+    assert QLocale().name() == "en_US"
+
+
+def test_choosing_chinese_rebuilds_the_window_in_chinese_and_is_kept(qtbot, store: Store, english: None) -> None:  # type: ignore[no-untyped-def]
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.tabs.tabText(0) == "Catalog"
+    replacement = window.set_language("zh_CN", rebuild=True)
+    assert replacement is not None
+    qtbot.addWidget(replacement)
+    assert [replacement.tabs.tabText(i) for i in range(3)] == ["硬件目录", "工作负载", "装机方案"]
+    assert replacement.language_actions["zh_CN"].isChecked()
+    assert not window.isVisible()
+    assert store.user.setting(LANGUAGE_SETTING) == "zh_CN"
+    deferred = replacement.set_language("en", rebuild=False)
+    assert deferred is None
+    assert store.user.setting(LANGUAGE_SETTING) == "en"
+    assert replacement.tabs.tabText(0) == "硬件目录"  # until the next start
+    MainWindow.windows.clear()
+
+
+def test_a_saved_language_is_spoken_from_the_start(qtbot, store: Store, monkeypatch, english: None) -> None:  # type: ignore[no-untyped-def]
+    store.user.set_setting(LANGUAGE_SETTING, "zh_CN")
+    monkeypatch.setattr("gpuconfig.core.userdata.store.open_default_store", lambda: store)
+    _, window = start(["gpuconfig"])
+    assert isinstance(window, MainWindow)
+    qtbot.addWidget(window)
+    assert window.tabs.tabText(1) == "工作负载"
+    assert window.menuBar().actions()[0].text() == "文件(&F)"
