@@ -10,6 +10,7 @@ never committed. Qt Linguist manual: https://doc.qt.io/qt-6/linguist-manager.htm
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "resources" / "translations"
 SOURCES = ROOT / "gpuconfig"
+SCHEMA = ROOT / "catalog" / "schema.toml"
+SCHEMA_STRINGS = SOURCES / "core" / "catalog" / "schema_strings.py"
 
 
 def tool(name: str) -> Path:
@@ -35,8 +38,39 @@ def python_sources(root: Path = SOURCES) -> list[Path]:
     return sorted(path for path in root.rglob("*.py") if "__pycache__" not in path.parts)
 
 
+def schema_strings() -> str:
+    """The module that marks the catalog schema's labels and choices for lupdate (it reads no TOML)."""
+    import tomllib
+
+    schema = tomllib.loads(SCHEMA.read_text(encoding="utf-8"))
+    texts: list[str] = []
+    for kind in schema["kinds"].values():
+        texts.append(kind["label"])
+        for field in kind["fields"]:
+            texts.append(field["label"])
+            texts += field.get("choices", [])
+            texts += ["yes", "no"] if field["type"] == "bool" else []
+    unique = list(dict.fromkeys(texts))
+    lines = [
+        '"""The catalog schema\'s labels and choices, marked for lupdate: written from catalog/schema.toml by',
+        "`python packaging/translations.py update` (never by hand); FieldSpec.title, KindSpec.title and",
+        'units.format_value translate them under this context."""',
+        "",
+        "from gpuconfig.core.i18n import QT_TRANSLATE_NOOP",
+        "",
+        "TEXTS = (",
+        *(f'    QT_TRANSLATE_NOOP("CatalogSchema", {json.dumps(text, ensure_ascii=False)}),' for text in unique),
+        ")",
+        "",
+    ]
+    return "\n".join(lines)
+
+
 def update(ts_files: list[Path] | None = None, sources: list[Path] | None = None) -> str:
-    """lupdate every source into each .ts (no file locations, no obsolete entries: a diff shows only text)."""
+    """lupdate every source into each .ts (no file locations, no obsolete entries: a diff shows only text), the
+    schema's texts written out for it first."""
+    if sources is None:
+        SCHEMA_STRINGS.write_text(schema_strings(), encoding="utf-8")
     targets = ts_files if ts_files is not None else sorted(TRANSLATIONS.glob("*.ts"))
     command = [str(tool("lupdate")), "-locations", "none", "-no-obsolete"]
     command += [str(path) for path in (sources if sources is not None else python_sources())]

@@ -1,5 +1,6 @@
 """`gpuconfig build check`: every compatibility and power rule of a build file, with fixes, and whether the
-workload the build was planned for fits its cards (traced, or read from the trace cache)."""
+workload the build was planned for fits its cards (traced, or read from the trace cache). `gpuconfig build export`:
+the same build as the document the Build tab exports (Markdown, HTML or CSV), in the language --lang names."""
 
 from __future__ import annotations
 
@@ -31,14 +32,65 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     form_options(check)
     check.set_defaults(handler=check_build)
 
+    export = actions.add_parser(
+        "export", help="the build list as Markdown, HTML or CSV, checked as `build check` does (PDF: the window)"
+    )
+    export.add_argument("file", metavar="FILE.json")
+    export.add_argument("--format", choices=EXPORT_FORMATS, default="md", help="the document's format (default md)")
+    export.add_argument("--currency", choices=CURRENCIES, help="the currency of the prices")
+    export.add_argument("--circuit", help="the wall circuit (default: the file's, else " + DEFAULT_CIRCUIT + ")")
+    export.add_argument(
+        "--trace-timeout", type=seconds, default=TRACE_TIMEOUT_S, metavar="S", dest="trace_timeout",
+        help=f"seconds a trace of the file's workload may take (default {TRACE_TIMEOUT_S:g})",
+    )  # fmt: skip
+    headroom_option(export)
+    form_options(export)
+    export.set_defaults(handler=export_build)
+
+
+EXPORT_FORMATS = ("md", "html", "csv")
+
+
+def export_build(args: argparse.Namespace) -> Reply | int:
+    from gpuconfig.core.build.export import build_csv, build_html, build_json, build_markdown
+
+    checked = _checked(args)
+    if isinstance(checked, int):
+        return checked
+    _build, resolved, total, budget, problems, _cards, rate = checked
+    writer = {"md": build_markdown, "html": build_html, "csv": build_csv}[args.format]
+    store_schema = open_store().schema
+    return Reply(
+        EXIT_OK,
+        lambda: writer(resolved, total, budget, problems, rate=rate, schema=store_schema),
+        lambda: build_json(resolved, total, budget, problems, rate=rate, schema=store_schema),
+    )
+
 
 def check_build(args: argparse.Namespace) -> Reply | int:
+    from gpuconfig.core.build.records import check_record
+
+    checked = _checked(args)
+    if isinstance(checked, int):
+        return checked
+    build, resolved, total, budget, problems, cards, _rate = checked
+    currency = total.currency
+    record = check_record(resolved, total, budget, problems)
+    if cards:
+        record["workload_fit"] = [_card_record(card) for card in cards]
+    code = EXIT_VERDICT_FAILED if record["verdict"] == "fail" else EXIT_OK
+    return Reply(code, lambda: _text(build, resolved, total, budget, problems, currency, record), lambda: record)
+
+
+def _checked(args: argparse.Namespace) -> tuple[Any, ...] | int:
+    """The build file read, resolved, priced and checked (its workload's fit included): (build, resolved, totals,
+    power budget, problems worst first, the cards the workload was judged on, the exchange rate); or the exit code
+    of a trace that failed, said on standard error."""
     from dataclasses import replace
 
     from gpuconfig.core.build.check import check, worst_first
     from gpuconfig.core.build.model import BuildError, read_build, resolve, totals
     from gpuconfig.core.build.power import power_budget
-    from gpuconfig.core.build.records import check_record
     from gpuconfig.core.build.rules import RulesError, build_rules
     from gpuconfig.core.egpu.problems import egpu_problems
 
@@ -61,13 +113,10 @@ def check_build(args: argparse.Namespace) -> Reply | int:
     rows, cards = fitted
     problems = worst_first(problems + rows)
     currency = args.currency or build.currency
-    total = totals(resolved, currency, store.exchange_rate())
+    rate = store.exchange_rate()
+    total = totals(resolved, currency, rate)
     budget = power_budget(resolved, rules, build.circuit)
-    record = check_record(resolved, total, budget, problems)
-    if cards:
-        record["workload_fit"] = [_card_record(card) for card in cards]
-    code = EXIT_VERDICT_FAILED if record["verdict"] == "fail" else EXIT_OK
-    return Reply(code, lambda: _text(build, resolved, total, budget, problems, currency, record), lambda: record)
+    return build, resolved, total, budget, problems, cards, rate
 
 
 def _workload_fit(resolved: Any, headroom: Any, timeout_s: float) -> tuple[list[Any], list[Any]] | int:

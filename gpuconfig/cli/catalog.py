@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.cli.options import catalog_part, form_options, open_store
-from gpuconfig.cli.output import EXIT_BAD_INPUT, EXIT_OK, Reply, UsageError, lines, table
+from gpuconfig.cli.output import EXIT_BAD_INPUT, EXIT_OK, Reply, UsageError, lines, pad, table
 from gpuconfig.core.catalog.schema import CURRENCIES
 
 
@@ -68,8 +68,8 @@ def list_parts(args: argparse.Namespace) -> Reply:
             amount = convert_price(p.price, currency, rate) if p.price else None
             price = format_money(amount, currency) + ("/h" if p.price and p.price.per else "")
             table_rows.append([p.id, p.name, *(format_value(f, p.specs[f.key]) for f in columns), price])
-        headers = ["id", "name", *(f.label for f in columns), f"price ({currency})"]
-        return lines(table(headers, table_rows), f"\n{len(parts)} of {len(index.parts)} {spec.label.lower()}")
+        headers = ["id", "name", *(f.title for f in columns), f"price ({currency})"]
+        return lines(table(headers, table_rows), f"\n{len(parts)} of {len(index.parts)} {spec.title.lower()}")
 
     return Reply(EXIT_OK, text, lambda: [part_record(p, args.currency, rate) for p in parts])
 
@@ -93,9 +93,9 @@ def _part_text(store: Any, part: Any, currency: str | None, rate: Any) -> str:
     for spec in store.schema[part.kind].fields:
         source = part.source_for(spec.key)
         cite = f"  [{source.title}]" if source and part.specs[spec.key] is not None else ""
-        out.append(f"  {spec.label:<34} {format_value(spec, part.specs[spec.key])}{cite}")
+        out.append(f"  {pad(spec.title, 34)} {format_value(spec, part.specs[spec.key])}{cite}")
     out += [
-        f"  {spec.label:<34} {format_value(spec, part.extra.get(spec.key))}  [computed from the slots]"
+        f"  {pad(spec.title, 34)} {format_value(spec, part.extra.get(spec.key))}  [computed from the slots]"
         for spec in DERIVED_FIELDS.get(part.kind, ())
     ]
     if part.price:

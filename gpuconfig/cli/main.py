@@ -21,6 +21,7 @@ from gpuconfig.cli.output import (
     output_file,
     repair_hint,
 )
+from gpuconfig.core import i18n
 from gpuconfig.core.catalog.schema import SchemaError
 
 COMMANDS = (catalog, estimate, recommend, guide, build, egpu, probe, data)
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace) -> int:
     target = output_file(args)  # checked before any work
+    i18n.use(getattr(args, "lang", i18n.ENGLISH))
     reply: Reply | int = args.handler(args)
     if isinstance(reply, int):  # the command said why on standard error
         return reply

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gpuconfig.cli.output import EXIT_VERDICT_FAILED, UsageError, warn
+from gpuconfig.core import i18n
 
 if TYPE_CHECKING:
     from gpuconfig.core.catalog.model import Part
@@ -37,12 +38,18 @@ def catalog_part(store: Any, text: str, kind: str | None, flag: str, leave_out: 
 
 
 def form_options(p: argparse.ArgumentParser, html: bool = False) -> None:
-    """The output flags every command has: --json (and --html where there is one), and --output FILE."""
+    """The output flags every command has: --json (and --html where there is one), --output FILE and --lang."""
     forms = p.add_mutually_exclusive_group()
     forms.add_argument("--json", action="store_true", help="JSON only (machine-readable)")
     if html:
         forms.add_argument("--html", action="store_true", help="an HTML document")
     p.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument(
+        "--lang",
+        choices=i18n.LANGUAGES,
+        default=i18n.ENGLISH,
+        help="the language of the text and documents written: en (the default) or zh_CN; JSON keys stay English",
+    )
 
 
 def check_python(python: str | None) -> None:

@@ -4,6 +4,7 @@ flags pick one (`--json`, `--html`, else text) and where it goes (standard outpu
 from __future__ import annotations
 
 import sys
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,11 +87,22 @@ def deliver(reply: Reply, form: str, target: OutputFile | None) -> None:
         target.write(text)
 
 
+def width(text: str) -> int:
+    """Columns `text` takes in a terminal: two for a wide or full-width character (Chinese), one for the rest
+    (Unicode Standard Annex #11, East Asian Width)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, columns: int) -> str:
+    """`text` padded with spaces to take `columns` terminal columns."""
+    return text + " " * max(0, columns - width(text))
+
+
 def table(headers: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))]
+    widths = [max(width(h), *(width(r[i]) for r in rows)) if rows else width(h) for i, h in enumerate(headers)]
+    out = ["  ".join(pad(h, w) for h, w in zip(headers, widths, strict=True))]
     out.append("  ".join("-" * w for w in widths))
-    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    out += ["  ".join(pad(c, w) for c, w in zip(r, widths, strict=True)) for r in rows]
     return "\n".join(out)
 
 

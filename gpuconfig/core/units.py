@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpuconfig.core.catalog.schema import FieldSpec
+from gpuconfig.core.catalog.schema import SCHEMA_CONTEXT, FieldSpec
+from gpuconfig.core.i18n import translate
 
 MISSING = "—"
 
@@ -23,11 +24,14 @@ def format_slots(slots: list[dict[str, Any]]) -> str:
 
 
 def format_value(spec: FieldSpec, value: Any) -> str:
-    """A field's value as a user reads it, with its unit; '—' when the part has no such figure."""
+    """A field's value as a user reads it, with its unit, in the language in use; '—' when the part has no such
+    figure."""
     if value is None:
         return MISSING
     if spec.type == "bool":
-        return "yes" if value else "no"
+        return translate(SCHEMA_CONTEXT, "yes" if value else "no")
+    if spec.type == "choice":
+        return translate(SCHEMA_CONTEXT, str(value))
     if spec.type == "strlist":
         return ", ".join(value)
     if spec.type == "slots":

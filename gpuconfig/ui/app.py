@@ -9,6 +9,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 from gpuconfig import __version__
+from gpuconfig.core import i18n
 from gpuconfig.core.paths import resources_dir
 
 
@@ -47,6 +48,7 @@ def install_translations(app: QApplication, choice: str | None = None) -> QLocal
     they exist, and the locale every QLocale() formats with. Replaces the translations installed before."""
     locale = language_locale(choice)
     QLocale.setDefault(locale)
+    i18n.use(i18n.language_of(locale.name()))  # the texts the core writes: catalog fields, guide, exports
     while _installed:
         app.removeTranslator(_installed.pop())
     for directory, prefix in (

@@ -232,6 +232,189 @@
         </message>
     </context>
     <context>
+        <name>BuildExport</name>
+        <message>
+            <source>Problem</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <source>Warning</source>
+            <translation>警告</translation>
+        </message>
+        <message>
+            <source>Note</source>
+            <translation>提示</translation>
+        </message>
+        <message>
+            <source>unpriced</source>
+            <translation>无价格</translation>
+        </message>
+        <message>
+            <source> + {n} unpriced parts</source>
+            <translation> + {n} 个无价格配件</translation>
+        </message>
+        <message>
+            <source> + 1 unpriced part</source>
+            <translation> + 1 个无价格配件</translation>
+        </message>
+        <message>
+            <source>CPU {watts:,} W at its {basis}</source>
+            <translation>CPU {watts:,} W（按其{basis}）</translation>
+        </message>
+        <message>
+            <source>no CPU</source>
+            <translation>无 CPU</translation>
+        </message>
+        <message>
+            <source>Sustained draw: {sustained:,} W (GPUs {gpu:,} W, {cpu}, rest of the system {rest:,} W).</source>
+            <translation>持续功耗：{sustained:,} W（GPU {gpu:,} W，{cpu}，系统其余部分 {rest:,} W）。</translation>
+        </message>
+        <message>
+            <source>Power supply: {watts:,} W</source>
+            <translation>电源：{watts:,} W</translation>
+        </message>
+        <message>
+            <source>Power supply: none in the build</source>
+            <translation>电源：装机方案中没有电源</translation>
+        </message>
+        <message>
+            <source>{supply}; this build needs {required:,} W from an {generation} supply.</source>
+            <translation>{supply}；该装机方案需要一台 {required:,} W 的 {generation} 电源。</translation>
+        </message>
+        <message>
+            <source>At the wall: about {wall:,} W at {efficiency:.0%} efficiency; a {circuit} circuit carries {watts:,} W continuously.</source>
+            <translation>墙插功耗：约 {wall:,} W（电源效率 {efficiency:.0%}）；{circuit} 电路可持续承载 {watts:,} W。</translation>
+        </message>
+        <message>
+            <source>Circuit: {circuit}, {watts:,} W continuous.</source>
+            <translation>电路：{circuit}，可持续承载 {watts:,} W。</translation>
+        </message>
+        <message>
+            <source>your rate</source>
+            <translation>自定汇率</translation>
+        </message>
+        <message>
+            <source>Converted at 1 USD = {rate:g} CNY ({origin}).</source>
+            <translation>按 1 USD = {rate:g} CNY 换算（{origin}）。</translation>
+        </message>
+        <message>
+            <source>Made with gpuconfig {version} on {date}; prices from the catalog and its sources.</source>
+            <translation>由 gpuconfig {version} 于 {date} 生成；价格取自硬件目录及其来源。</translation>
+        </message>
+        <message>
+            <source>Part</source>
+            <translation>配件</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <source>Key specs</source>
+            <translation>主要规格</translation>
+        </message>
+        <message>
+            <source>Qty</source>
+            <translation>数量</translation>
+        </message>
+        <message>
+            <source>Unit price</source>
+            <translation>单价</translation>
+        </message>
+        <message>
+            <source>Total</source>
+            <translation>合计</translation>
+        </message>
+        <message>
+            <source>Unpriced, not in the total: {names}.</source>
+            <translation>无价格、未计入合计：{names}。</translation>
+        </message>
+        <message>
+            <source>Power</source>
+            <translation>功耗</translation>
+        </message>
+        <message>
+            <source>Checks</source>
+            <translation>检查</translation>
+        </message>
+        <message>
+            <source>Every compatibility and power rule passes.</source>
+            <translation>所有兼容性与功耗规则均通过。</translation>
+        </message>
+        <message>
+            <source>(source: {source})</source>
+            <translation>（来源：{source}）</translation>
+        </message>
+        <message>
+            <source>Notes</source>
+            <translation>备注</translation>
+        </message>
+        <message>
+            <source>{sustained:,} W of {psu:,} W ({share:.0%}); the build needs a {required:,} W rating.</source>
+            <translation>{sustained:,} W / {psu:,} W（{share:.0%}）；该装机方案需要额定 {required:,} W 的电源。</translation>
+        </message>
+        <message>
+            <source>Fix:</source>
+            <translation>解决：</translation>
+        </message>
+        <message>
+            <source>Source:</source>
+            <translation>来源：</translation>
+        </message>
+        <message>
+            <source>{n} lines · prices in {currency}</source>
+            <translation>{n} 行 · 价格单位 {currency}</translation>
+        </message>
+        <message>
+            <source> · circuit: {circuit}</source>
+            <translation> · 电路：{circuit}</translation>
+        </message>
+        <message>
+            <source>kind</source>
+            <translation>类别</translation>
+        </message>
+        <message>
+            <source>part</source>
+            <translation>配件</translation>
+        </message>
+        <message>
+            <source>id</source>
+            <translation>id</translation>
+        </message>
+        <message>
+            <source>key_specs</source>
+            <translation>主要规格</translation>
+        </message>
+        <message>
+            <source>count</source>
+            <translation>数量</translation>
+        </message>
+        <message>
+            <source>unit_price</source>
+            <translation>单价</translation>
+        </message>
+        <message>
+            <source>line_total</source>
+            <translation>小计</translation>
+        </message>
+        <message>
+            <source>currency</source>
+            <translation>货币</translation>
+        </message>
+        <message>
+            <source>price_note</source>
+            <translation>价格说明</translation>
+        </message>
+        <message>
+            <source>unpriced, not in the total: {names}</source>
+            <translation>无价格、未计入合计：{names}</translation>
+        </message>
+        <message>
+            <source>total</source>
+            <translation>合计</translation>
+        </message>
+    </context>
+    <context>
         <name>BuildFiles</name>
         <message>
             <source>Markdown</source>
@@ -470,6 +653,121 @@
         </message>
     </context>
     <context>
+        <name>BuildSheet</name>
+        <message>
+            <source>GPU</source>
+            <translation>显卡</translation>
+        </message>
+        <message>
+            <source>CPU</source>
+            <translation>CPU</translation>
+        </message>
+        <message>
+            <source>Motherboard</source>
+            <translation>主板</translation>
+        </message>
+        <message>
+            <source>Memory</source>
+            <translation>内存</translation>
+        </message>
+        <message>
+            <source>Storage</source>
+            <translation>存储</translation>
+        </message>
+        <message>
+            <source>Power supply</source>
+            <translation>电源</translation>
+        </message>
+        <message>
+            <source>Case</source>
+            <translation>机箱</translation>
+        </message>
+        <message>
+            <source>eGPU dock</source>
+            <translation>外接显卡扩展坞</translation>
+        </message>
+        <message>
+            <source>Cloud instance</source>
+            <translation>云实例</translation>
+        </message>
+        <message>
+            <source>{} BF16</source>
+            <translation>{} BF16</translation>
+        </message>
+        <message>
+            <source>{} cores</source>
+            <translation>{} 核</translation>
+        </message>
+        <message>
+            <source>{} PCIe lanes</source>
+            <translation>{} 条 PCIe 通道</translation>
+        </message>
+        <message>
+            <source>{} TDP</source>
+            <translation>TDP {}</translation>
+        </message>
+        <message>
+            <source>{} modules</source>
+            <translation>{} 条</translation>
+        </message>
+        <message>
+            <source>Gen{}</source>
+            <translation>Gen{}</translation>
+        </message>
+        <message>
+            <source>{} read</source>
+            <translation>读取 {}</translation>
+        </message>
+        <message>
+            <source>ATX {}</source>
+            <translation>ATX {}</translation>
+        </message>
+        <message>
+            <source>{}x 12V-2x6</source>
+            <translation>{}x 12V-2x6</translation>
+        </message>
+        <message>
+            <source>cards to {}</source>
+            <translation>显卡长度至 {}</translation>
+        </message>
+        <message>
+            <source>{} slots</source>
+            <translation>{} 个槽位</translation>
+        </message>
+        <message>
+            <source>{} supply</source>
+            <translation>{} 电源</translation>
+        </message>
+        <message>
+            <source>{} GPUs</source>
+            <translation>{} 块 GPU</translation>
+        </message>
+        <message>
+            <source>{} each</source>
+            <translation>每块 {}</translation>
+        </message>
+        <message>
+            <source>no public price</source>
+            <translation>无公开价格</translation>
+        </message>
+        <message>
+            <source>priced in {currency}; no exchange rate to convert it</source>
+            <translation>以 {currency} 计价；没有可用于换算的汇率</translation>
+        </message>
+        <message>
+            <source>{price} at {rate:g} CNY/USD</source>
+            <translation>{price}，按 {rate:g} CNY/USD</translation>
+        </message>
+        <message>
+            <source>your price</source>
+            <translation>自定价格</translation>
+        </message>
+        <message>
+            <source>; </source>
+            <translation>；</translation>
+        </message>
+    </context>
+    <context>
         <name>BuildTab</name>
         <message>
             <source>Add part…</source>
@@ -608,6 +906,489 @@
         <message>
             <source>{label} ≥ </source>
             <translation>{label} ≥ </translation>
+        </message>
+    </context>
+    <context>
+        <name>CatalogSchema</name>
+        <message>
+            <source>GPUs</source>
+            <translation>GPU</translation>
+        </message>
+        <message>
+            <source>Market</source>
+            <translation>市场定位</translation>
+        </message>
+        <message>
+            <source>consumer</source>
+            <translation>消费级</translation>
+        </message>
+        <message>
+            <source>workstation</source>
+            <translation>工作站</translation>
+        </message>
+        <message>
+            <source>datacenter</source>
+            <translation>数据中心</translation>
+        </message>
+        <message>
+            <source>embedded</source>
+            <translation>嵌入式</translation>
+        </message>
+        <message>
+            <source>Architecture</source>
+            <translation>架构</translation>
+        </message>
+        <message>
+            <source>Compute capability</source>
+            <translation>计算能力</translation>
+        </message>
+        <message>
+            <source>AMD gfx target</source>
+            <translation>AMD gfx 目标</translation>
+        </message>
+        <message>
+            <source>Memory</source>
+            <translation>显存</translation>
+        </message>
+        <message>
+            <source>Memory type</source>
+            <translation>显存类型</translation>
+        </message>
+        <message>
+            <source>Bandwidth</source>
+            <translation>带宽</translation>
+        </message>
+        <message>
+            <source>FP32 (non-tensor)</source>
+            <translation>FP32（非张量核心）</translation>
+        </message>
+        <message>
+            <source>TF32 tensor, dense</source>
+            <translation>TF32 张量核心，稠密</translation>
+        </message>
+        <message>
+            <source>FP16 tensor, dense, FP32 acc.</source>
+            <translation>FP16 张量核心，稠密，FP32 累加</translation>
+        </message>
+        <message>
+            <source>BF16 tensor, dense, FP32 acc.</source>
+            <translation>BF16 张量核心，稠密，FP32 累加</translation>
+        </message>
+        <message>
+            <source>FP8 tensor, dense</source>
+            <translation>FP8 张量核心，稠密</translation>
+        </message>
+        <message>
+            <source>INT8 tensor, dense</source>
+            <translation>INT8 张量核心，稠密</translation>
+        </message>
+        <message>
+            <source>Board power</source>
+            <translation>整卡功耗</translation>
+        </message>
+        <message>
+            <source>Form factor</source>
+            <translation>外形规格</translation>
+        </message>
+        <message>
+            <source>PCIe card</source>
+            <translation>PCIe 扩展卡</translation>
+        </message>
+        <message>
+            <source>SXM</source>
+            <translation>SXM</translation>
+        </message>
+        <message>
+            <source>OAM</source>
+            <translation>OAM</translation>
+        </message>
+        <message>
+            <source>module</source>
+            <translation>模组</translation>
+        </message>
+        <message>
+            <source>PCIe generation</source>
+            <translation>PCIe 代数</translation>
+        </message>
+        <message>
+            <source>PCIe lanes</source>
+            <translation>PCIe 通道数</translation>
+        </message>
+        <message>
+            <source>NVLink / Infinity Fabric (total)</source>
+            <translation>NVLink / Infinity Fabric（总计）</translation>
+        </message>
+        <message>
+            <source>Peer-to-peer between cards</source>
+            <translation>卡间点对点通信</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>是</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>否</translation>
+        </message>
+        <message>
+            <source>Board length</source>
+            <translation>板长</translation>
+        </message>
+        <message>
+            <source>Slot width</source>
+            <translation>占用槽位</translation>
+        </message>
+        <message>
+            <source>Cooling</source>
+            <translation>散热方式</translation>
+        </message>
+        <message>
+            <source>blower</source>
+            <translation>涡轮</translation>
+        </message>
+        <message>
+            <source>open-air</source>
+            <translation>开放式风冷</translation>
+        </message>
+        <message>
+            <source>passive</source>
+            <translation>被动散热</translation>
+        </message>
+        <message>
+            <source>liquid</source>
+            <translation>水冷</translation>
+        </message>
+        <message>
+            <source>Power connectors</source>
+            <translation>供电接口</translation>
+        </message>
+        <message>
+            <source>ECC memory</source>
+            <translation>ECC 显存</translation>
+        </message>
+        <message>
+            <source>CPUs</source>
+            <translation>CPU</translation>
+        </message>
+        <message>
+            <source>Segment</source>
+            <translation>定位</translation>
+        </message>
+        <message>
+            <source>desktop</source>
+            <translation>桌面</translation>
+        </message>
+        <message>
+            <source>server</source>
+            <translation>服务器</translation>
+        </message>
+        <message>
+            <source>Microarchitecture</source>
+            <translation>微架构</translation>
+        </message>
+        <message>
+            <source>Cores</source>
+            <translation>核心数</translation>
+        </message>
+        <message>
+            <source>Threads</source>
+            <translation>线程数</translation>
+        </message>
+        <message>
+            <source>Base clock</source>
+            <translation>基础频率</translation>
+        </message>
+        <message>
+            <source>Boost clock</source>
+            <translation>加速频率</translation>
+        </message>
+        <message>
+            <source>Socket</source>
+            <translation>插槽</translation>
+        </message>
+        <message>
+            <source>CPU PCIe lanes</source>
+            <translation>CPU PCIe 通道数</translation>
+        </message>
+        <message>
+            <source>Memory channels</source>
+            <translation>内存通道数</translation>
+        </message>
+        <message>
+            <source>Max memory</source>
+            <translation>最大内存</translation>
+        </message>
+        <message>
+            <source>ECC support</source>
+            <translation>ECC 支持</translation>
+        </message>
+        <message>
+            <source>TDP</source>
+            <translation>TDP</translation>
+        </message>
+        <message>
+            <source>Max package power</source>
+            <translation>最大封装功耗</translation>
+        </message>
+        <message>
+            <source>Motherboards</source>
+            <translation>主板</translation>
+        </message>
+        <message>
+            <source>Chipset</source>
+            <translation>芯片组</translation>
+        </message>
+        <message>
+            <source>x16-length slots</source>
+            <translation>x16 长度插槽</translation>
+        </message>
+        <message>
+            <source>Memory slots</source>
+            <translation>内存插槽</translation>
+        </message>
+        <message>
+            <source>M.2 slots</source>
+            <translation>M.2 插槽</translation>
+        </message>
+        <message>
+            <source>RAM kits</source>
+            <translation>内存套装</translation>
+        </message>
+        <message>
+            <source>Type</source>
+            <translation>类型</translation>
+        </message>
+        <message>
+            <source>Module</source>
+            <translation>模组类型</translation>
+        </message>
+        <message>
+            <source>UDIMM</source>
+            <translation>UDIMM</translation>
+        </message>
+        <message>
+            <source>RDIMM</source>
+            <translation>RDIMM</translation>
+        </message>
+        <message>
+            <source>SO-DIMM</source>
+            <translation>SO-DIMM</translation>
+        </message>
+        <message>
+            <source>Kit capacity</source>
+            <translation>套装容量</translation>
+        </message>
+        <message>
+            <source>Modules</source>
+            <translation>条数</translation>
+        </message>
+        <message>
+            <source>Speed</source>
+            <translation>频率</translation>
+        </message>
+        <message>
+            <source>CAS latency</source>
+            <translation>CAS 延迟</translation>
+        </message>
+        <message>
+            <source>ECC</source>
+            <translation>ECC</translation>
+        </message>
+        <message>
+            <source>SSDs</source>
+            <translation>固态硬盘</translation>
+        </message>
+        <message>
+            <source>Interface</source>
+            <translation>接口</translation>
+        </message>
+        <message>
+            <source>SATA</source>
+            <translation>SATA</translation>
+        </message>
+        <message>
+            <source>NVMe</source>
+            <translation>NVMe</translation>
+        </message>
+        <message>
+            <source>Capacity</source>
+            <translation>容量</translation>
+        </message>
+        <message>
+            <source>Sequential read</source>
+            <translation>顺序读取</translation>
+        </message>
+        <message>
+            <source>Sequential write</source>
+            <translation>顺序写入</translation>
+        </message>
+        <message>
+            <source>Random read 4K</source>
+            <translation>4K 随机读取</translation>
+        </message>
+        <message>
+            <source>Random write 4K</source>
+            <translation>4K 随机写入</translation>
+        </message>
+        <message>
+            <source>Endurance</source>
+            <translation>写入寿命</translation>
+        </message>
+        <message>
+            <source>PSUs</source>
+            <translation>电源</translation>
+        </message>
+        <message>
+            <source>Rated output</source>
+            <translation>额定功率</translation>
+        </message>
+        <message>
+            <source>ATX version</source>
+            <translation>ATX 版本</translation>
+        </message>
+        <message>
+            <source>Efficiency</source>
+            <translation>能效认证</translation>
+        </message>
+        <message>
+            <source>12V-2x6 / 12VHPWR connectors</source>
+            <translation>12V-2x6 / 12VHPWR 接口</translation>
+        </message>
+        <message>
+            <source>PCIe 8-pin connectors</source>
+            <translation>PCIe 8-pin 接口</translation>
+        </message>
+        <message>
+            <source>Modular</source>
+            <translation>模组化</translation>
+        </message>
+        <message>
+            <source>Cases</source>
+            <translation>机箱</translation>
+        </message>
+        <message>
+            <source>Motherboard support</source>
+            <translation>支持的主板</translation>
+        </message>
+        <message>
+            <source>Max GPU length</source>
+            <translation>最大显卡长度</translation>
+        </message>
+        <message>
+            <source>Expansion slots</source>
+            <translation>扩展槽位</translation>
+        </message>
+        <message>
+            <source>Max CPU cooler height</source>
+            <translation>最大 CPU 散热器高度</translation>
+        </message>
+        <message>
+            <source>Max PSU length</source>
+            <translation>最大电源长度</translation>
+        </message>
+        <message>
+            <source>eGPU docks</source>
+            <translation>外接显卡扩展坞</translation>
+        </message>
+        <message>
+            <source>Link</source>
+            <translation>链路</translation>
+        </message>
+        <message>
+            <source>TB3</source>
+            <translation>TB3</translation>
+        </message>
+        <message>
+            <source>TB4</source>
+            <translation>TB4</translation>
+        </message>
+        <message>
+            <source>USB4</source>
+            <translation>USB4</translation>
+        </message>
+        <message>
+            <source>TB5</source>
+            <translation>TB5</translation>
+        </message>
+        <message>
+            <source>OCuLink</source>
+            <translation>OCuLink</translation>
+        </message>
+        <message>
+            <source>Link rate</source>
+            <translation>链路速率</translation>
+        </message>
+        <message>
+            <source>PCIe generation to the card</source>
+            <translation>到显卡的 PCIe 代数</translation>
+        </message>
+        <message>
+            <source>PCIe lanes to the card</source>
+            <translation>到显卡的 PCIe 通道数</translation>
+        </message>
+        <message>
+            <source>Built-in PSU</source>
+            <translation>内置电源</translation>
+        </message>
+        <message>
+            <source>Max GPU power</source>
+            <translation>最大显卡功耗</translation>
+        </message>
+        <message>
+            <source>Power delivery to laptop</source>
+            <translation>给笔记本的供电</translation>
+        </message>
+        <message>
+            <source>Max GPU slot width</source>
+            <translation>最大显卡槽宽</translation>
+        </message>
+        <message>
+            <source>GPU power connectors</source>
+            <translation>显卡供电接口</translation>
+        </message>
+        <message>
+            <source>Cloud instances</source>
+            <translation>云实例</translation>
+        </message>
+        <message>
+            <source>Provider</source>
+            <translation>服务商</translation>
+        </message>
+        <message>
+            <source>Instance type</source>
+            <translation>实例类型</translation>
+        </message>
+        <message>
+            <source>GPU (catalog id)</source>
+            <translation>GPU（目录 id）</translation>
+        </message>
+        <message>
+            <source>Memory per GPU</source>
+            <translation>单卡显存</translation>
+        </message>
+        <message>
+            <source>GPU interconnect</source>
+            <translation>GPU 互联</translation>
+        </message>
+        <message>
+            <source>vCPUs</source>
+            <translation>vCPU</translation>
+        </message>
+        <message>
+            <source>RAM</source>
+            <translation>内存</translation>
+        </message>
+        <message>
+            <source>Region priced</source>
+            <translation>计价地区</translation>
+        </message>
+        <message>
+            <source>Dual-slot GPUs that fit</source>
+            <translation>可装双槽显卡数</translation>
+        </message>
+        <message>
+            <source>Triple-slot GPUs that fit</source>
+            <translation>可装三槽显卡数</translation>
         </message>
     </context>
     <context>
@@ -896,6 +1677,10 @@
         <message>
             <source>enclosure {name}</source>
             <translation>扩展坞 {name}</translation>
+        </message>
+        <message>
+            <source>A Thunderbolt/USB4 host</source>
+            <translation>一台 Thunderbolt/USB4 主机</translation>
         </message>
         <message>
             <source>(in use)</source>
@@ -1202,6 +1987,10 @@
             <translation>开始之前</translation>
         </message>
         <message>
+            <source>Fix:</source>
+            <translation>解决：</translation>
+        </message>
+        <message>
             <source>Steps</source>
             <translation>步骤</translation>
         </message>
@@ -1216,6 +2005,10 @@
         <message>
             <source>Sources</source>
             <translation>来源</translation>
+        </message>
+        <message>
+            <source>read {date}</source>
+            <translation>读取于 {date}</translation>
         </message>
         <message>
             <source>GPUs</source>
@@ -1236,6 +2029,10 @@
         <message>
             <source>Why this build</source>
             <translation>为何选择此版本</translation>
+        </message>
+        <message>
+            <source>Expect:</source>
+            <translation>预期：</translation>
         </message>
         <message>
             <source>Copy</source>
@@ -1720,6 +2517,10 @@ Enter {default:g} to follow the default again.</source>
             <translation>恢复为硬件目录价格</translation>
         </message>
         <message>
+            <source>Select a part to see every figure and its source.</source>
+            <translation>选择一个配件，查看它的每项数据及来源。</translation>
+        </message>
+        <message>
             <source>no public price</source>
             <translation>无公开价格</translation>
         </message>
@@ -1732,6 +2533,10 @@ Enter {default:g} to follow the default again.</source>
             <translation>（汇率 {rate:g} CNY/USD）</translation>
         </message>
         <message>
+            <source>computed from the slot positions</source>
+            <translation>根据插槽位置计算</translation>
+        </message>
+        <message>
             <source>your price, set {date}</source>
             <translation>自定义价格，设于 {date}</translation>
         </message>
@@ -1742,6 +2547,18 @@ Enter {default:g} to follow the default again.</source>
         <message>
             <source>source</source>
             <translation>来源</translation>
+        </message>
+        <message>
+            <source>read</source>
+            <translation>读取于</translation>
+        </message>
+        <message>
+            <source>released</source>
+            <translation>发布于</translation>
+        </message>
+        <message>
+            <source>Notes</source>
+            <translation>备注</translation>
         </message>
     </context>
     <context>
@@ -2351,6 +3168,14 @@ samples</source>
         <message>
             <source>Note</source>
             <translation>提示</translation>
+        </message>
+        <message>
+            <source>Every compatibility and power rule passes.</source>
+            <translation>所有兼容性与功耗规则均通过。</translation>
+        </message>
+        <message>
+            <source>Fix:</source>
+            <translation>解决：</translation>
         </message>
         <message>
             <source>Source: {source}</source>

@@ -167,3 +167,22 @@ def test_a_damaged_workload_is_a_warning_and_a_missing_model_bad_input(tmp_path:
     missing = run("build", "check", str(on_card(tmp_path, BIG_CARD, {"model": str(tmp_path / "gone.json")})))
     assert missing.returncode == 2 and missing.stderr.startswith("gpuconfig: workload: ")
     assert "gone.json" in missing.stderr and missing.stderr.count("\n") == 1
+
+
+def test_the_build_list_exports_in_chinese_and_its_csv_keeps_english_identifiers(tmp_path: Path) -> None:
+    build = str(write(tmp_path, SOUND))
+    chinese = run("build", "export", build, "--lang", "zh_CN", "--currency", "CNY")
+    assert chinese.returncode == 0, chinese.stderr
+    assert "| 配件 | 名称 | 主要规格 | 数量 | 单价 | 合计 |" in chinese.stdout
+    assert "## 功耗" in chinese.stdout and "## 检查" in chinese.stdout and "**合计**" in chinese.stdout
+    html = run("build", "export", build, "--format", "html", "--lang", "zh_CN")
+    assert '<html lang="zh-CN">' in html.stdout and "<th>配件</th>" in html.stdout
+    english = run("build", "export", build, "--format", "csv")
+    assert english.stdout.splitlines()[0] == "kind,part,id,key_specs,count,unit_price,line_total,currency,price_note"
+    assert run("build", "export", build, "--format", "csv", "--lang", "zh_CN").stdout.startswith("类别,配件,id,")
+
+
+def test_an_unknown_language_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    result = run("build", "export", str(write(tmp_path, SOUND)), "--lang", "fr")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1].endswith("invalid choice: 'fr' (choose from 'en', 'zh_CN')")

@@ -79,6 +79,25 @@ def test_no_translated_call_formats_its_text_first() -> None:
     assert offenders == []
 
 
+def test_lupdate_finds_every_translated_text() -> None:
+    """A text lupdate cannot see (a tr() inside an f-string's braces, say) would show in English whatever the .ts
+    says: every literal text given to tr(), translate() or a NOOP marker is in the .ts."""
+    sources = {source for _, source, _ in messages(TS)}
+    unseen = []
+    for path in translations.python_sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            position = {"tr": 0, "QT_TR_NOOP": 0, "translate": 1, "QT_TRANSLATE_NOOP": 1}.get(name)
+            if position is None or len(node.args) <= position:
+                continue
+            text = node.args[position]
+            if isinstance(text, ast.Constant) and isinstance(text.value, str) and text.value not in sources:
+                unseen.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text.value[:60]}")
+    assert unseen == []
+
+
 def test_the_build_compiles_what_qt_loads(qapp: QApplication, english: None, tmp_path: Path) -> None:
     built = translations.release(tmp_path)
     assert [path.name for path in built] == ["gpuconfig_zh_CN.qm"]

@@ -21,15 +21,30 @@ from gpuconfig.core.build.power import PowerBudget
 from gpuconfig.core.build.records import power_record
 from gpuconfig.core.build.sheet import Sheet, build_sheet
 from gpuconfig.core.catalog.schema import Schema
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, html_language, translate
 from gpuconfig.core.markdown import md_line, md_text
 from gpuconfig.core.money import ExchangeRate, format_money
 
-UNPRICED = "unpriced"
-SEVERITY_NAMES = {"fail": "Problem", "warn": "Warning", "info": "Note"}
+
+def _t(text: str) -> str:
+    """Only for texts marked where they are written (the tables below): translate() marks the rest for lupdate."""
+    return translate(CONTEXT, text)
+
+
+CONTEXT = "BuildExport"
+SEVERITY_NAMES = {
+    "fail": QT_TRANSLATE_NOOP("BuildExport", "Problem"),
+    "warn": QT_TRANSLATE_NOOP("BuildExport", "Warning"),
+    "info": QT_TRANSLATE_NOOP("BuildExport", "Note"),
+}
+
+
+def unpriced_word() -> str:
+    return translate("BuildExport", "unpriced")
 
 
 def _money(amount: float | None, currency: str) -> str:
-    return UNPRICED if amount is None else format_money(amount, currency)
+    return unpriced_word() if amount is None else format_money(amount, currency)
 
 
 def total_text(totals: Totals) -> str:
@@ -37,35 +52,86 @@ def total_text(totals: Totals) -> str:
     text = format_money(totals.amount, totals.currency)
     if totals.unpriced:
         n = len(totals.unpriced)
-        text += f" + {n} unpriced part{'s' if n > 1 else ''}"
+        more = (
+            translate("BuildExport", " + {n} unpriced parts")
+            if n > 1
+            else translate("BuildExport", " + 1 unpriced part")
+        )
+        text += more.format(n=n)
     return text
 
 
 def power_lines(budget: PowerBudget) -> list[str]:
     """The power budget in a few sentences."""
-    cpu = f"CPU {budget.cpu_w:,} W at its {budget.cpu_basis.split(' (')[0]}" if budget.cpu_w else "no CPU"
+    basis = budget.cpu_basis.split(" (")[0]
+    cpu = (
+        translate("BuildExport", "CPU {watts:,} W at its {basis}").format(watts=budget.cpu_w, basis=basis)
+        if budget.cpu_w
+        else translate("BuildExport", "no CPU")
+    )
     lines = [
-        f"Sustained draw: {budget.sustained_w:,} W (GPUs {budget.gpu_w:,} W, {cpu}, "
-        f"rest of the system {budget.rest_w:,} W).",
+        translate(
+            "BuildExport", "Sustained draw: {sustained:,} W (GPUs {gpu:,} W, {cpu}, rest of the system {rest:,} W)."
+        ).format(sustained=budget.sustained_w, gpu=budget.gpu_w, cpu=cpu, rest=budget.rest_w),
     ]
     generation = "ATX 3.x" if budget.atx3 is not False else "ATX 2.x"
-    supply = f"Power supply: {budget.psu_w:,} W" if budget.psu_w is not None else "Power supply: none in the build"
-    lines.append(f"{supply}; this build needs {budget.required_w:,} W from an {generation} supply.")
+    supply = (
+        translate("BuildExport", "Power supply: {watts:,} W").format(watts=budget.psu_w)
+        if budget.psu_w is not None
+        else translate("BuildExport", "Power supply: none in the build")
+    )
+    lines.append(
+        translate("BuildExport", "{supply}; this build needs {required:,} W from an {generation} supply.").format(
+            supply=supply, required=budget.required_w, generation=generation
+        )
+    )
     if budget.wall_w is not None and budget.efficiency is not None:
         lines.append(
-            f"At the wall: about {budget.wall_w:,} W at {budget.efficiency:.0%} efficiency; "
-            f"a {budget.circuit.label} circuit carries {budget.circuit.watts:,} W continuously."
+            translate(
+                "BuildExport",
+                "At the wall: about {wall:,} W at {efficiency:.0%} efficiency; "
+                "a {circuit} circuit carries {watts:,} W continuously.",
+            ).format(
+                wall=budget.wall_w,
+                efficiency=budget.efficiency,
+                circuit=budget.circuit.label,
+                watts=budget.circuit.watts,
+            )
         )
     else:
-        lines.append(f"Circuit: {budget.circuit.label}, {budget.circuit.watts:,} W continuous.")
+        lines.append(
+            translate("BuildExport", "Circuit: {circuit}, {watts:,} W continuous.").format(
+                circuit=budget.circuit.label, watts=budget.circuit.watts
+            )
+        )
     return lines
 
 
 def _rate_note(totals: Totals, rate: ExchangeRate | None) -> str:
     if not totals.converted or rate is None:
         return ""
-    origin = "your rate" if rate.user_set else f"{rate.date}, {rate.source}"
-    return f"Converted at 1 USD = {rate.rate:g} CNY ({origin})."
+    origin = translate("BuildExport", "your rate") if rate.user_set else f"{rate.date}, {rate.source}"
+    return translate("BuildExport", "Converted at 1 USD = {rate:g} CNY ({origin}).").format(
+        rate=rate.rate, origin=origin
+    )
+
+
+def _made_with() -> str:
+    return translate(
+        "BuildExport", "Made with gpuconfig {version} on {date}; prices from the catalog and its sources."
+    ).format(version=__version__, date=_today())
+
+
+def _headers() -> tuple[str, ...]:
+    """The parts table's columns: part, name, key specs, quantity, unit price, total."""
+    return (
+        translate("BuildExport", "Part"),
+        translate("BuildExport", "Name"),
+        translate("BuildExport", "Key specs"),
+        translate("BuildExport", "Qty"),
+        translate("BuildExport", "Unit price"),
+        translate("BuildExport", "Total"),
+    )
 
 
 def _today() -> str:
@@ -86,33 +152,35 @@ def build_markdown(
 ) -> str:
     sheet = build_sheet(resolved, totals.currency, rate, schema)
     out = [f"# {md_line(sheet.name)}", ""]
-    out += ["| Part | Name | Key specs | Qty | Unit price | Total |", "|---|---|---|---:|---:|---:|"]
+    out += ["| " + " | ".join(_headers()) + " |", "|---|---|---|---:|---:|---:|"]
     for line in sheet.lines:
         out.append(
             f"| {md_line(line.kind_label)} | {md_line(line.part.name)} | {md_line(line.specs_text)} | {line.count} "
             f"| {_money(line.unit_price, sheet.currency)} | {_money(line.line_total, sheet.currency)} |"
         )
-    out.append(f"| **Total** | | | | | **{md_line(format_money(totals.amount, totals.currency))}** |")
+    total = md_line(format_money(totals.amount, totals.currency))
+    out.append(f"| **{translate('BuildExport', 'Total')}** | | | | | **{total}** |")
     out.append("")
     if totals.unpriced:
-        out.append(f"Unpriced, not in the total: {md_line(', '.join(_unpriced_names(sheet, totals)))}.")
+        names = md_line(", ".join(_unpriced_names(sheet, totals)))
+        out.append(translate("BuildExport", "Unpriced, not in the total: {names}.").format(names=names))
     if note := _rate_note(totals, rate):
         out.append(md_line(note))
     if budget is not None:
-        out += ["", "## Power", ""] + [f"- {line}" for line in power_lines(budget)]
-    out += ["", "## Checks", ""]
+        out += ["", "## " + translate("BuildExport", "Power"), ""] + [f"- {line}" for line in power_lines(budget)]
+    out += ["", "## " + translate("BuildExport", "Checks"), ""]
     if not problems:
-        out.append("Every compatibility and power rule passes.")
+        out.append(translate("BuildExport", "Every compatibility and power rule passes."))
     for p in problems:
-        text = f"- **{SEVERITY_NAMES[p.severity]}:** {md_line(p.message)}"
+        text = f"- **{_t(SEVERITY_NAMES[p.severity])}:** {md_line(p.message)}"
         if p.fix:
-            text += f" *Fix:* {md_line(p.fix)}"
+            text += f" *{translate('BuildExport', 'Fix:')}* {md_line(p.fix)}"
         if p.source:
-            text += f" (source: {md_line(p.source)})"
+            text += " " + translate("BuildExport", "(source: {source})").format(source=md_line(p.source))
         out.append(text)
     if resolved.build.notes:
-        out += ["", "## Notes", "", md_text(resolved.build.notes)]
-    out += ["", f"*Made with gpuconfig {__version__} on {_today()}; prices from the catalog and its sources.*", ""]
+        out += ["", "## " + translate("BuildExport", "Notes"), "", md_text(resolved.build.notes)]
+    out += ["", f"*{_made_with()}*", ""]
     return "\n".join(out)
 
 
@@ -123,7 +191,8 @@ def _unpriced_names(sheet: Sheet, totals: Totals) -> list[str]:
 # -- HTML -----------------------------------------------------------------------------------------
 
 _CSS = """
-body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, sans-serif; color: #1d2330; font-size: 10pt; }
+body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, 'Noto Sans CJK SC', 'Microsoft YaHei', 'PingFang SC',
+  sans-serif; color: #1d2330; font-size: 10pt; }
 h1 { font-size: 18pt; margin-bottom: 2px; }
 h2 { font-size: 13pt; margin-top: 18px; margin-bottom: 6px; }
 .meta { color: #5f6b7a; }
@@ -154,8 +223,13 @@ def _power_bar_html(budget: PowerBudget) -> str:
     return (
         '<table width="100%" cellspacing="0" cellpadding="0" style="margin-bottom: 6px">'
         f'<tr><td width="{used}%" bgcolor="{color}" height="12"></td>{rest}</tr></table>'
-        f'<p class="meta">{budget.sustained_w:,} W of {budget.psu_w:,} W ({share:.0%}); '
-        f"the build needs a {budget.required_w:,} W rating.</p>"
+        '<p class="meta">'
+        + escape(
+            translate(
+                "BuildExport", "{sustained:,} W of {psu:,} W ({share:.0%}); the build needs a {required:,} W rating."
+            )
+        ).format(sustained=budget.sustained_w, psu=budget.psu_w, share=share, required=budget.required_w)
+        + "</p>"
     )
 
 
@@ -182,58 +256,78 @@ def build_html(
             f'<td{cls} title="{escape(line.price_note)}">{escape(unit)}</td><td{cls}>{escape(total)}</td></tr>'
         )
     rows.append(
-        '<tr class="total"><td colspan="5">Total</td>'
+        f'<tr class="total"><td colspan="5">{escape(translate("BuildExport", "Total"))}</td>'
         f'<td class="num">{escape(format_money(totals.amount, totals.currency))}</td></tr>'
     )
     after = []
     if totals.unpriced:
         names = ", ".join(_unpriced_names(sheet, totals))
-        after.append(f'<p class="unpriced">Unpriced, not in the total: {escape(names)}.</p>')
+        unpriced = translate("BuildExport", "Unpriced, not in the total: {names}.").format(names=names)
+        after.append(f'<p class="unpriced">{escape(unpriced)}</p>')
     if note := _rate_note(totals, rate):
         after.append(f'<p class="meta">{escape(note)}</p>')
     power = ""
     if budget is not None:
         power = (
-            "<h2>Power</h2>"
+            f"<h2>{escape(translate('BuildExport', 'Power'))}</h2>"
             + _power_bar_html(budget)
             + "".join(f"<p>{escape(line)}</p>" for line in power_lines(budget))
         )
     checks = []
+    fix_word, source_word = translate("BuildExport", "Fix:"), translate("BuildExport", "Source:")
     for p in problems:
-        fix = f' <span class="fix">Fix: {escape(p.fix)}</span>' if p.fix else ""
-        source = f'<br><span class="source">Source: {escape(p.source)}</span>' if p.source else ""
+        fix = f' <span class="fix">{escape(fix_word)} {escape(p.fix)}</span>' if p.fix else ""
+        source = f'<br><span class="source">{escape(source_word)} {escape(p.source)}</span>' if p.source else ""
         checks.append(
-            f'<p class="problem"><span class="{p.severity}">{escape(SEVERITY_NAMES[p.severity])}:</span> '
+            f'<p class="problem"><span class="{p.severity}">{escape(_t(SEVERITY_NAMES[p.severity]))}:</span> '
             f"{escape(p.message)}{fix}{source}</p>"
         )
     if not checks:
-        checks.append('<p class="fix">Every compatibility and power rule passes.</p>')
-    notes = f"<h2>Notes</h2><p>{escape(resolved.build.notes)}</p>" if resolved.build.notes else ""
-    circuit = f" · circuit: {escape(budget.circuit.label)}" if budget is not None else ""
+        passes = translate("BuildExport", "Every compatibility and power rule passes.")
+        checks.append(f'<p class="fix">{escape(passes)}</p>')
+    notes_title = translate("BuildExport", "Notes")
+    notes = f"<h2>{escape(notes_title)}</h2><p>{escape(resolved.build.notes)}</p>" if resolved.build.notes else ""
+    meta = translate("BuildExport", "{n} lines · prices in {currency}").format(n=len(sheet.lines), currency=cur)
+    if budget is not None:
+        meta += translate("BuildExport", " · circuit: {circuit}").format(circuit=budget.circuit.label)
+    head = _headers()
+    header_row = "".join(
+        f'<th class="num">{escape(h)}</th>' if i >= 3 else f"<th>{escape(h)}</th>" for i, h in enumerate(head)
+    )
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{escape(sheet.name)}</title>
+<html lang="{html_language()}"><head><meta charset="utf-8"><title>{escape(sheet.name)}</title>
 <style>{_CSS}</style></head>
 <body>
 <h1>{escape(sheet.name)}</h1>
-<p class="meta">{len(sheet.lines)} lines · prices in {escape(cur)}{circuit}</p>
+<p class="meta">{escape(meta)}</p>
 <table class="parts" cellspacing="0" cellpadding="5" width="100%">
-<tr><th>Part</th><th>Name</th><th>Key specs</th><th class="num">Qty</th><th class="num">Unit price</th>
-<th class="num">Total</th></tr>
+<tr>{header_row}</tr>
 {"".join(rows)}
 </table>
 {"".join(after)}
 {power}
-<h2>Checks</h2>
+<h2>{escape(translate("BuildExport", "Checks"))}</h2>
 {"".join(checks)}
 {notes}
-<p class="source">Made with gpuconfig {escape(__version__)} on {_today()}; prices from the catalog and its sources.</p>
+<p class="source">{escape(_made_with())}</p>
 </body></html>
 """
 
 
 # -- CSV ------------------------------------------------------------------------------------------
 
-CSV_HEADER = ("kind", "part", "id", "key_specs", "count", "unit_price", "line_total", "currency", "price_note")
+# The CSV's columns. In English they are the identifiers scripts read; --lang zh_CN writes them for people.
+CSV_HEADER = (
+    QT_TRANSLATE_NOOP("BuildExport", "kind"),
+    QT_TRANSLATE_NOOP("BuildExport", "part"),
+    QT_TRANSLATE_NOOP("BuildExport", "id"),
+    QT_TRANSLATE_NOOP("BuildExport", "key_specs"),
+    QT_TRANSLATE_NOOP("BuildExport", "count"),
+    QT_TRANSLATE_NOOP("BuildExport", "unit_price"),
+    QT_TRANSLATE_NOOP("BuildExport", "line_total"),
+    QT_TRANSLATE_NOOP("BuildExport", "currency"),
+    QT_TRANSLATE_NOOP("BuildExport", "price_note"),
+)
 
 
 def build_csv(
@@ -249,7 +343,7 @@ def build_csv(
     sheet = build_sheet(resolved, totals.currency, rate, schema)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
+    writer.writerow([_t(name) for name in CSV_HEADER])
 
     def number(value: float | None) -> str:
         return "" if value is None else f"{value:.2f}"
@@ -268,8 +362,13 @@ def build_csv(
                 line.price_note,
             )
         )
-    unpriced = f"{UNPRICED}, not in the total: {', '.join(_unpriced_names(sheet, totals))}" if totals.unpriced else ""
-    writer.writerow(("total", "", "", "", "", "", number(totals.amount), totals.currency, unpriced))
+    names = ", ".join(_unpriced_names(sheet, totals))
+    unpriced = (
+        translate("BuildExport", "unpriced, not in the total: {names}").format(names=names) if totals.unpriced else ""
+    )
+    writer.writerow(
+        (translate("BuildExport", "total"), "", "", "", "", "", number(totals.amount), totals.currency, unpriced)
+    )
     return out.getvalue()
 
 

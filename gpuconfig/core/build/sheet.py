@@ -13,41 +13,80 @@ from functools import cache
 from gpuconfig.core.build.model import Item, Resolved
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import Schema, load_schema
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.units import format_value
 
 # A line's kind as a build list names it (the schema's kind labels are plural, for the catalog's list).
 KIND_NAMES = {
-    "gpu": "GPU",
-    "cpu": "CPU",
-    "motherboard": "Motherboard",
-    "ram": "Memory",
-    "ssd": "Storage",
-    "psu": "Power supply",
-    "case": "Case",
-    "dock": "eGPU dock",
-    "cloud": "Cloud instance",
+    "gpu": QT_TRANSLATE_NOOP("BuildSheet", "GPU"),
+    "cpu": QT_TRANSLATE_NOOP("BuildSheet", "CPU"),
+    "motherboard": QT_TRANSLATE_NOOP("BuildSheet", "Motherboard"),
+    "ram": QT_TRANSLATE_NOOP("BuildSheet", "Memory"),
+    "ssd": QT_TRANSLATE_NOOP("BuildSheet", "Storage"),
+    "psu": QT_TRANSLATE_NOOP("BuildSheet", "Power supply"),
+    "case": QT_TRANSLATE_NOOP("BuildSheet", "Case"),
+    "dock": QT_TRANSLATE_NOOP("BuildSheet", "eGPU dock"),
+    "cloud": QT_TRANSLATE_NOOP("BuildSheet", "Cloud instance"),
 }
 # The figures that tell one part of a kind from another at a glance: (field, how it reads, "{}" the value).
 # Which figures matter is a presentation choice, not catalog data, so it lives with the presentation.
 KEY_SPECS: dict[str, tuple[tuple[str, str], ...]] = {
-    "gpu": (("memory_gb", "{}"), ("memory_bandwidth_gbs", "{}"), ("bf16_tensor_tflops", "{} BF16"), ("tdp_w", "{}")),
-    "cpu": (("cores", "{} cores"), ("socket", "{}"), ("pcie_lanes", "{} PCIe lanes"), ("tdp_w", "{} TDP")),
+    "gpu": (
+        ("memory_gb", "{}"),
+        ("memory_bandwidth_gbs", "{}"),
+        ("bf16_tensor_tflops", QT_TRANSLATE_NOOP("BuildSheet", "{} BF16")),
+        ("tdp_w", "{}"),
+    ),
+    "cpu": (
+        ("cores", QT_TRANSLATE_NOOP("BuildSheet", "{} cores")),
+        ("socket", "{}"),
+        ("pcie_lanes", QT_TRANSLATE_NOOP("BuildSheet", "{} PCIe lanes")),
+        ("tdp_w", QT_TRANSLATE_NOOP("BuildSheet", "{} TDP")),
+    ),
     "motherboard": (("socket", "{}"), ("chipset", "{}"), ("form_factor", "{}"), ("memory_type", "{}")),
-    "ram": (("capacity_gb", "{}"), ("modules", "{} modules"), ("memory_type", "{}"), ("speed_mts", "{}")),
-    "ssd": (("capacity_gb", "{}"), ("interface", "{}"), ("pcie_gen", "Gen{}"), ("seq_read_mbs", "{} read")),
-    "psu": (("watts", "{}"), ("efficiency", "{}"), ("atx_version", "ATX {}"), ("connectors_12v2x6", "{}x 12V-2x6")),
-    "case": (("form_factor", "{}"), ("max_gpu_length_mm", "cards to {}"), ("expansion_slots", "{} slots")),
-    "dock": (("link", "{}"), ("link_gbps", "{}"), ("psu_w", "{} supply")),
-    "cloud": (("gpu_count", "{} GPUs"), ("gpu_memory_gb", "{} each"), ("provider", "{}")),
+    "ram": (
+        ("capacity_gb", "{}"),
+        ("modules", QT_TRANSLATE_NOOP("BuildSheet", "{} modules")),
+        ("memory_type", "{}"),
+        ("speed_mts", "{}"),
+    ),
+    "ssd": (
+        ("capacity_gb", "{}"),
+        ("interface", "{}"),
+        ("pcie_gen", QT_TRANSLATE_NOOP("BuildSheet", "Gen{}")),
+        ("seq_read_mbs", QT_TRANSLATE_NOOP("BuildSheet", "{} read")),
+    ),
+    "psu": (
+        ("watts", "{}"),
+        ("efficiency", "{}"),
+        ("atx_version", QT_TRANSLATE_NOOP("BuildSheet", "ATX {}")),
+        ("connectors_12v2x6", QT_TRANSLATE_NOOP("BuildSheet", "{}x 12V-2x6")),
+    ),
+    "case": (
+        ("form_factor", "{}"),
+        ("max_gpu_length_mm", QT_TRANSLATE_NOOP("BuildSheet", "cards to {}")),
+        ("expansion_slots", QT_TRANSLATE_NOOP("BuildSheet", "{} slots")),
+    ),
+    "dock": (("link", "{}"), ("link_gbps", "{}"), ("psu_w", QT_TRANSLATE_NOOP("BuildSheet", "{} supply"))),
+    "cloud": (
+        ("gpu_count", QT_TRANSLATE_NOOP("BuildSheet", "{} GPUs")),
+        ("gpu_memory_gb", QT_TRANSLATE_NOOP("BuildSheet", "{} each")),
+        ("provider", "{}"),
+    ),
 }
+
+
+def kind_name(kind: str) -> str:
+    """A line's kind as a build list names it, in the language in use."""
+    return translate("BuildSheet", KIND_NAMES[kind]) if kind in KIND_NAMES else kind
 
 
 @dataclass(frozen=True)
 class KeySpec:
     key: str
-    label: str  # the schema's label: "Memory"
+    label: str  # the schema's label in the language in use: "Memory"
     text: str  # "24 GB"
 
 
@@ -90,7 +129,7 @@ def key_specs(part: Part, schema: Schema | None = None) -> tuple[KeySpec, ...]:
         value = part.specs.get(key)
         if field is None or value is None:
             continue
-        out.append(KeySpec(key, field.label, template.format(format_value(field, value))))
+        out.append(KeySpec(key, field.title, translate("BuildSheet", template).format(format_value(field, value))))
     return tuple(out)
 
 
@@ -98,25 +137,31 @@ def unit_price(part: Part, currency: str, rate: ExchangeRate | None) -> tuple[fl
     """The part's price in `currency` and a note on where it came from; (None, why) when there is none."""
     price = part.price
     if price is None:
-        return None, "no public price"
+        return None, translate("BuildSheet", "no public price")
     value = convert_price(price, currency, rate)
     if value is None:
-        return None, f"priced in {price.currency}; no exchange rate to convert it"
+        return None, translate("BuildSheet", "priced in {currency}; no exchange rate to convert it").format(
+            currency=price.currency
+        )
     notes = []
     if price.currency != currency and rate is not None:
-        notes.append(f"{format_money(price.amount, price.currency)} at {rate.rate:g} CNY/USD")
+        notes.append(
+            translate("BuildSheet", "{price} at {rate:g} CNY/USD").format(
+                price=format_money(price.amount, price.currency), rate=rate.rate
+            )
+        )
     if part.price_origin == "override":
-        notes.append("your price")
+        notes.append(translate("BuildSheet", "your price"))
     elif part.price_origin == "import":
         notes.append(price.basis)
-    return value, "; ".join(notes)
+    return value, translate("BuildSheet", "; ").join(notes)
 
 
 def sheet_line(item: Item, currency: str, rate: ExchangeRate | None, schema: Schema | None = None) -> SheetLine:
     price, note = unit_price(item.part, currency, rate)
     return SheetLine(
         kind=item.kind,
-        kind_label=KIND_NAMES.get(item.kind, item.kind),
+        kind_label=kind_name(item.kind),
         part=item.part,
         count=item.count,
         specs=key_specs(item.part, schema),

@@ -5,12 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from gpuconfig.core.catalog.schema import FieldSpec
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP
 
 # Derived fields per kind: spec, and how each is computed from the row's own fields.
 DERIVED_FIELDS: dict[str, tuple[FieldSpec, ...]] = {
     "motherboard": (
-        FieldSpec("max_dual_slot_gpus", "int", "Dual-slot GPUs that fit", column=True),
-        FieldSpec("max_triple_slot_gpus", "int", "Triple-slot GPUs that fit", column=True),
+        FieldSpec(
+            "max_dual_slot_gpus", "int", QT_TRANSLATE_NOOP("CatalogSchema", "Dual-slot GPUs that fit"), column=True
+        ),
+        FieldSpec(
+            "max_triple_slot_gpus", "int", QT_TRANSLATE_NOOP("CatalogSchema", "Triple-slot GPUs that fit"), column=True
+        ),
     ),
 }
 

@@ -10,12 +10,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from gpuconfig.core.i18n import translate
 from gpuconfig.core.user_files import UserFileError, parse_toml
 
 FIELD_TYPES = ("str", "int", "float", "bool", "date", "choice", "strlist", "slots", "ref")
 FILTER_KINDS = ("choice", "min")
 CURRENCIES = ("USD", "CNY")
 SCHEMA_FILE = "schema.toml"
+SCHEMA_CONTEXT = "CatalogSchema"  # the translations' context of the labels and choices (schema_strings.py)
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,11 @@ class FieldSpec:
     def numeric(self) -> bool:
         return self.type in ("int", "float")
 
+    @property
+    def title(self) -> str:
+        """The label in the language in use (core/i18n.py; schema_strings.py marks the labels)."""
+        return translate(SCHEMA_CONTEXT, self.label)
+
 
 @dataclass(frozen=True)
 class KindSpec:
@@ -47,6 +54,11 @@ class KindSpec:
 
     def field(self, key: str) -> FieldSpec | None:
         return next((f for f in self.fields if f.key == key), None)
+
+    @property
+    def title(self) -> str:
+        """The kind's label ("GPUs") in the language in use."""
+        return translate(SCHEMA_CONTEXT, self.label)
 
     @property
     def numeric_fields(self) -> tuple[FieldSpec, ...]:

@@ -112,7 +112,7 @@ class BuildList(QTableWidget):
             name = self._text(row, PART, line.part.name)
             name.setToolTip(f"{line.part.name}\n{line.part.vendor} · {line.part.id}")
             specs = self._text(row, SPECS, line.specs_text)
-            specs.setToolTip("\n".join(f"{self.tr(s.label)}: {s.text}" for s in line.specs))
+            specs.setToolTip("\n".join(f"{s.label}: {s.text}" for s in line.specs))
             self._price(row, UNIT, line, line.unit_price, sheet.currency)
             self._price(row, TOTAL, line, line.line_total, sheet.currency)
             spin = self.cellWidget(row, COUNT)

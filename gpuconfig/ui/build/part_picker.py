@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuconfig.core.build.check import Problem
-from gpuconfig.core.build.sheet import KIND_NAMES, key_specs, unit_price
+from gpuconfig.core.build.sheet import key_specs, kind_name, unit_price
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import Schema
 from gpuconfig.core.money import ExchangeRate, format_money
@@ -61,7 +61,7 @@ class PartPicker(QDialog):
         self.kind = QComboBox()
         self.kind.setObjectName("picker_kind")
         for kind in kinds:
-            self.kind.addItem(self.tr(KIND_NAMES.get(kind, kind)), kind)
+            self.kind.addItem(kind_name(kind), kind)
         self.table = QTableWidget(0, 4)
         self.table.setObjectName("picker_parts")
         self.table.setHorizontalHeaderLabels(

@@ -44,14 +44,14 @@ class CompareDialog(QDialog):
         super().__init__(parent)
         if not MIN_PARTS <= len(parts) <= MAX_PARTS:
             raise ValueError(f"compare takes {MIN_PARTS} to {MAX_PARTS} parts, got {len(parts)}")
-        self.setWindowTitle(self.tr("Compare {kind}").format(kind=self.tr(spec.label)))
+        self.setWindowTitle(self.tr("Compare {kind}").format(kind=spec.title))
         self.table = QTableWidget()
         self.table.setObjectName("compare")
         fields = list(spec.fields) + list(DERIVED_FIELDS.get(spec.kind, ()))
         self.table.setRowCount(len(fields) + 1)
         self.table.setColumnCount(len(parts))
         self.table.setHorizontalHeaderLabels([p.name for p in parts])
-        self.table.setVerticalHeaderLabels([self.tr("Price")] + [self.tr(f.label) for f in fields])
+        self.table.setVerticalHeaderLabels([self.tr("Price")] + [f.title for f in fields])
         bold = QFont()
         bold.setBold(True)
 

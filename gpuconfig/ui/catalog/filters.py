@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.query import PartFilter, distinct_values
-from gpuconfig.core.catalog.schema import CURRENCIES, KindSpec
+from gpuconfig.core.catalog.schema import CURRENCIES, SCHEMA_CONTEXT, KindSpec
+from gpuconfig.core.i18n import translate
 
 ANY = ""
 
@@ -89,9 +90,9 @@ class CatalogFilterBar(QWidget):
         self._add_choice("vendor", self.tr("Vendor"), distinct_values(parts, "vendor"))
         for field in spec.fields:
             if field.filter == "choice":
-                self._add_choice(field.key, self.tr(field.label), distinct_values(parts, field.key))
+                self._add_choice(field.key, field.title, distinct_values(parts, field.key))
             elif field.filter == "min":
-                self._add_minimum(field.key, self.tr(field.label), field.unit, parts)
+                self._add_minimum(field.key, field.title, field.unit, parts)
         self._fields_row.addStretch(1)
         self._building = False
         self._on_changed()
@@ -104,7 +105,7 @@ class CatalogFilterBar(QWidget):
         box.setMinimumContentsLength(11)
         box.addItem(self.tr("{label}: any").format(label=label), ANY)
         for value in values:
-            box.addItem(value, value)
+            box.addItem(translate(SCHEMA_CONTEXT, value), value)
         box.currentIndexChanged.connect(self._on_changed)
         self._fields_row.addWidget(box)
         self._choices[key] = box

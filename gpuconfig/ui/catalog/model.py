@@ -67,7 +67,7 @@ class PartTableModel(QAbstractTableModel):
         self._rate = rate
         columns = [Column("name", self.tr("Name")), Column("vendor", self.tr("Vendor")), Column("price", "")]
         fields = [f for f in spec.fields if f.column] + list(DERIVED_FIELDS.get(spec.kind, ()))
-        columns += [Column(f.key, f"{self.tr(f.label)} ({f.unit})" if f.unit else self.tr(f.label), f) for f in fields]
+        columns += [Column(f.key, f"{f.title} ({f.unit})" if f.unit else f.title, f) for f in fields]
         self._columns = columns
         self._texts.clear()
         self._alignments = [self._alignment(c) for c in columns]

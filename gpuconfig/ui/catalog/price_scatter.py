@@ -110,7 +110,7 @@ class PriceScatter(QWidget):
             box.clear()
         self.x_axis.addItem(self.tr("Price"), PRICE)
         for f in numeric:
-            label = f"{self.tr(f.label)} ({f.unit})" if f.unit else self.tr(f.label)
+            label = f"{f.title} ({f.unit})" if f.unit else f.title
             self.x_axis.addItem(label, f.key)
             self.y_axis.addItem(label, f.key)
         headline = next((i for i, f in enumerate(numeric) if f.better == "higher" and f.column), 0)

@@ -159,7 +159,7 @@ class CatalogTab(QWidget):
         counts = self.store.counts()
         self.kinds.clear()
         for kind, spec in self.store.schema.kinds.items():
-            item = QListWidgetItem(f"{self.tr(spec.label)}  ({counts.get(kind, 0)})")
+            item = QListWidgetItem(f"{spec.title}  ({counts.get(kind, 0)})")
             item.setData(Qt.ItemDataRole.UserRole, kind)
             self.kinds.addItem(item)
 
@@ -209,7 +209,7 @@ class CatalogTab(QWidget):
         if selected:
             self._reselect(selected)
         total = len(self.model.all_parts)
-        label = self.tr(self.store.schema[self.kind].label) if self.kind else ""
+        label = self.store.schema[self.kind].title if self.kind else ""
         self.count.setText(
             self.tr("{shown} of {total} {label}").format(shown=self.model.rowCount(), total=total, label=label)
         )

@@ -223,7 +223,8 @@ class EgpuForm(QWidget):
                 words = (enclosure.vendor_name, enclosure.device_name)
                 name = " ".join(w for w in words if isinstance(w, str) and w).strip()
                 facts.append(self.tr("enclosure {name}").format(name=name or enclosure.name))
-            text = f"{host.name or self.tr('A Thunderbolt/USB4 host')}: {', '.join(facts)}"
+            host_name = host.name or self.tr("A Thunderbolt/USB4 host")
+            text = f"{host_name}: {', '.join(facts)}"
             if in_use:
                 text += " " + self.tr("(in use)")
             hints = [*host.notes, *detection.hints]

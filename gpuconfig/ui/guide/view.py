@@ -140,8 +140,9 @@ class GuideView(QWidget):
             layout.addWidget(self._section(self.tr("Before you start")))
             for finding in guide.findings:
                 color = getattr(self.colors, SEVERITY_ROLES[finding.severity])
+                fix_word = self.tr("Fix:")
                 fix = (
-                    f'<br><span style="color:{self.colors.muted}"><b>{escape(self.tr("Fix:"))}</b> '
+                    f'<br><span style="color:{self.colors.muted}"><b>{escape(fix_word)}</b> '
                     f"{escape(finding.fix)}</span>"
                     if finding.fix
                     else ""
@@ -178,9 +179,10 @@ class GuideView(QWidget):
                 self._step(layout, "", step)
         if guide.sources:
             layout.addWidget(self._section(self.tr("Sources")))
+            read = self.tr("read {date}")
             items = "".join(
                 f"<li>{web_link(s.url, s.title, style=f'color:{self.colors.link}')}"
-                f" — {escape(self.tr('read {date}').format(date=s.read))}</li>"
+                f" — {escape(read.format(date=s.read))}</li>"
                 for s in guide.sources
             )
             sources = _label(f'<ul style="margin-left:-24px">{items}</ul>', rich=True)
@@ -267,9 +269,9 @@ class GuideView(QWidget):
         if step.commands:
             layout.addWidget(self._commands([text for _, text in step.commands]))
         if step.expect:
+            expect_word = self.tr("Expect:")
             expect = _label(
-                f'<span style="color:{self.colors.success}"><b>{escape(self.tr("Expect:"))}</b></span> '
-                f"{escape(step.expect)}",
+                f'<span style="color:{self.colors.success}"><b>{escape(expect_word)}</b></span> {escape(step.expect)}',
                 rich=True,
             )
             expect.setObjectName("expect")

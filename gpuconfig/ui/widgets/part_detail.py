@@ -55,7 +55,8 @@ class PartDetail(QWidget):
         self._part = part
         self.revert.setEnabled(part is not None and part.price_origin == "override")
         if part is None or spec is None:
-            self.browser.setHtml(f"<p>{escape(self.tr('Select a part to see every figure and its source.'))}</p>")
+            prompt = self.tr("Select a part to see every figure and its source.")
+            self.browser.setHtml(f"<p>{escape(prompt)}</p>")
             return
         self.browser.setHtml(self._html(part, spec, currency, rate))
 
@@ -78,12 +79,13 @@ class PartDetail(QWidget):
             ref = f"<sup>[{refs[source.url]}]</sup>" if source and value is not None else ""
             shown = format_value(field, value)
             cell = f'<span style="color: gray">{MISSING}</span>' if value is None else escape(shown)
-            rows.append(f"<tr><td>{escape(self.tr(field.label))}</td><td>{cell}{ref}</td></tr>")
+            rows.append(f"<tr><td>{escape(field.title)}</td><td>{cell}{ref}</td></tr>")
         for field in DERIVED_FIELDS.get(part.kind, ()):
             value = part.extra.get(field.key)
+            computed = self.tr("computed from the slot positions")
             rows.append(
-                f"<tr><td>{escape(self.tr(field.label))}</td><td>{escape(format_value(field, value))}"
-                f" <i>({escape(self.tr('computed from the slot positions'))})</i></td></tr>"
+                f"<tr><td>{escape(field.title)}</td><td>{escape(format_value(field, value))}"
+                f" <i>({escape(computed)})</i></td></tr>"
             )
         price = part.price
         if part.price_origin == "override":
@@ -97,14 +99,16 @@ class PartDetail(QWidget):
             price_note = f"{escape(price.basis)}, {escape(price.date)} {link}"
         else:
             price_note = ""
+        read = self.tr("read")
         sources = "".join(
-            f"<li>{web_link(s.url, s.title)} — {escape(self.tr('read'))} {escape(s.read)}"
+            f"<li>{web_link(s.url, s.title)} — {escape(read)} {escape(s.read)}"
             + (f"<br><small>{escape(', '.join(s.fields))}</small>" if s.fields else "")
             + "</li>"
             for s in part.sources
         )
-        released = f" · {escape(self.tr('released'))} {escape(part.released)}" if part.released else ""
-        notes = f"<h4>{escape(self.tr('Notes'))}</h4><p>{escape(part.notes)}</p>" if part.notes else ""
+        released_word, notes_word = self.tr("released"), self.tr("Notes")
+        released = f" · {escape(released_word)} {escape(part.released)}" if part.released else ""
+        notes = f"<h4>{escape(notes_word)}</h4><p>{escape(part.notes)}</p>" if part.notes else ""
         return f"""
             <h2 style="margin-bottom: 0">{escape(part.name)}</h2>
             <p style="margin-top: 2px">{escape(part.vendor)}{released} · <code>{escape(part.id)}</code></p>

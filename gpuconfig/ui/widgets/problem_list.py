@@ -53,17 +53,18 @@ class ProblemList(QScrollArea):
             self._add(f'<span style="color:{self.colors.muted}">{escape(self._empty)}</span>', "")
             return
         if not self.problems:
+            passes = self.tr("Every compatibility and power rule passes.")
             self._add(
-                f'<span style="color:{self.colors.success}"><b>✔</b> '
-                f"{escape(self.tr('Every compatibility and power rule passes.'))}</span>",
+                f'<span style="color:{self.colors.success}"><b>✔</b> {escape(passes)}</span>',
                 "",
             )
             return
+        fix_word = self.tr("Fix:")
         for problem in self.problems:
             color = getattr(self.colors, SEVERITY_ROLES[problem.severity])
             icon = {"fail": "✖", "warn": "▲", "info": "ℹ"}[problem.severity]
             fix = (
-                f'<br><span style="color:{self.colors.muted}">{escape(self.tr("Fix:"))} {escape(problem.fix)}</span>'
+                f'<br><span style="color:{self.colors.muted}">{escape(fix_word)} {escape(problem.fix)}</span>'
                 if problem.fix
                 else ""
             )
