@@ -44,7 +44,8 @@ def test_chinese_labels_choices_and_kinds_and_back() -> None:
     assert kind_name("psu") == "电源"
     assert i18n.html_language() == "zh-CN"
     i18n.use("en")
-    assert (market.title, format_value(market, "datacenter"), kind_name("psu")) == ("Market", "datacenter", "Power supply")
+    english = (market.title, format_value(market, "datacenter"), kind_name("psu"))
+    assert english == ("Market", "datacenter", "Power supply")
 
 
 def test_a_text_without_a_finished_translation_reads_in_english() -> None:
