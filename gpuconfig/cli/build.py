@@ -33,10 +33,10 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     check.set_defaults(handler=check_build)
 
     export = actions.add_parser(
-        "export", help="the build list as Markdown, HTML or CSV, checked as `build check` does (PDF: the window)"
+        "export",
+        help="the build list as Markdown (--html, --csv, --json: the build file), checked as `build check` does",
     )
     export.add_argument("file", metavar="FILE.json")
-    export.add_argument("--format", choices=EXPORT_FORMATS, default="md", help="the document's format (default md)")
     export.add_argument("--currency", choices=CURRENCIES, help="the currency of the prices")
     export.add_argument("--circuit", help="the wall circuit (default: the file's, else " + DEFAULT_CIRCUIT + ")")
     export.add_argument(
@@ -44,11 +44,8 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
         help=f"seconds a trace of the file's workload may take (default {TRACE_TIMEOUT_S:g})",
     )  # fmt: skip
     headroom_option(export)
-    form_options(export)
+    form_options(export, html=True, csv=True)
     export.set_defaults(handler=export_build)
-
-
-EXPORT_FORMATS = ("md", "html", "csv")
 
 
 def export_build(args: argparse.Namespace) -> Reply | int:
@@ -58,12 +55,14 @@ def export_build(args: argparse.Namespace) -> Reply | int:
     if isinstance(checked, int):
         return checked
     _build, resolved, total, budget, problems, _cards, rate = checked
-    writer = {"md": build_markdown, "html": build_html, "csv": build_csv}[args.format]
-    store_schema = open_store().schema
+    made = (resolved, total, budget, problems)
+    schema = open_store().schema
     return Reply(
         EXIT_OK,
-        lambda: writer(resolved, total, budget, problems, rate=rate, schema=store_schema),
-        lambda: build_json(resolved, total, budget, problems, rate=rate, schema=store_schema),
+        lambda: build_markdown(*made, rate=rate, schema=schema),
+        lambda: build_json(*made, rate=rate, schema=schema),
+        html=lambda: build_html(*made, rate=rate, schema=schema),
+        csv=lambda: build_csv(*made, rate=rate, schema=schema),
     )
 
 

@@ -65,9 +65,10 @@ def list_parts(args: argparse.Namespace) -> Reply:
         currency = args.currency or "USD"
         table_rows = []
         for p in parts:
-            amount = convert_price(p.price, currency, rate) if p.price else None
-            price = format_money(amount, currency) + ("/h" if p.price and p.price.per else "")
-            table_rows.append([p.id, p.name, *(format_value(f, p.specs[f.key]) for f in columns), price])
+            shown = p.price_for(currency)
+            amount = convert_price(shown, currency, rate) if shown else None
+            price_text = format_money(amount, currency) + ("/h" if shown and shown.per else "")
+            table_rows.append([p.id, p.name, *(format_value(f, p.specs[f.key]) for f in columns), price_text])
         headers = ["id", "name", *(f.title for f in columns), f"price ({currency})"]
         return lines(table(headers, table_rows), f"\n{len(parts)} of {len(index.parts)} {spec.title.lower()}")
 
@@ -100,10 +101,14 @@ def _part_text(store: Any, part: Any, currency: str | None, rate: Any) -> str:
     ]
     if part.price:
         currency = currency or part.price.currency
-        amount = format_money(convert_price(part.price, currency, rate), currency)
-        origin = {"override": "your price", "import": part.price.basis}.get(part.price_origin, part.price.basis)
-        per = "/hour" if part.price.per else ""
-        out.append(f"  {'Price':<34} {amount}{per}  ({origin}, {part.price.date}) {part.price.source}")
+        price = part.price_for(currency) or part.price
+        amount = format_money(convert_price(price, currency, rate), currency)
+        origin = {"override": "your price", "import": price.basis}.get(part.price_origin, price.basis)
+        per = "/hour" if price.per else ""
+        out.append(f"  {'Price':<34} {amount}{per}  ({origin}, {price.date}) {price.source}")
+        for other in (p for p in part.catalog_prices if p != price):
+            text = format_money(other.amount, other.currency) + ("/hour" if other.per else "")
+            out.append(f"  {'':<34} {text}  ({other.basis}, {other.date}) {other.source}")
     else:
         out.append(f"  {'Price':<34} no public price")
     out.append("Sources:")

@@ -37,12 +37,15 @@ def catalog_part(store: Any, text: str, kind: str | None, flag: str, leave_out: 
         raise UsageError(f"{flag + ': ' if flag else ''}{exc}{listing}") from None
 
 
-def form_options(p: argparse.ArgumentParser, html: bool = False) -> None:
-    """The output flags every command has: --json (and --html where there is one), --output FILE and --lang."""
+def form_options(p: argparse.ArgumentParser, html: bool = False, csv: bool = False) -> None:
+    """The output flags every command has: --json (and --html, --csv where there is one), --output FILE and
+    --lang."""
     forms = p.add_mutually_exclusive_group()
     forms.add_argument("--json", action="store_true", help="JSON only (machine-readable)")
     if html:
         forms.add_argument("--html", action="store_true", help="an HTML document")
+    if csv:
+        forms.add_argument("--csv", action="store_true", help="CSV: one row per line")
     p.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
     p.add_argument(
         "--lang",

@@ -28,12 +28,15 @@ class Reply:
     text: Callable[[], str]
     record: Callable[[], Any] | None = None
     html: Callable[[], str] | None = None
+    csv: Callable[[], str] | None = None
 
     def render(self, form: str) -> str:
         if form == "json" and self.record is not None:
             return json_text(self.record())
         if form == "html" and self.html is not None:
             return self.html()
+        if form == "csv" and self.csv is not None:
+            return self.csv()
         return self.text()
 
 
@@ -69,6 +72,8 @@ class OutputFile:
 def chosen_form(args: Any) -> str:
     if getattr(args, "json", False):
         return "json"
+    if getattr(args, "csv", False):
+        return "csv"
     return "html" if getattr(args, "html", False) else "text"
 
 

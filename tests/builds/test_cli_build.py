@@ -175,11 +175,11 @@ def test_the_build_list_exports_in_chinese_and_its_csv_keeps_english_identifiers
     assert chinese.returncode == 0, chinese.stderr
     assert "| 配件 | 名称 | 主要规格 | 数量 | 单价 | 合计 |" in chinese.stdout
     assert "## 功耗" in chinese.stdout and "## 检查" in chinese.stdout and "**合计**" in chinese.stdout
-    html = run("build", "export", build, "--format", "html", "--lang", "zh_CN")
+    html = run("build", "export", build, "--html", "--lang", "zh_CN")
     assert '<html lang="zh-CN">' in html.stdout and "<th>配件</th>" in html.stdout
-    english = run("build", "export", build, "--format", "csv")
+    english = run("build", "export", build, "--csv")
     assert english.stdout.splitlines()[0] == "kind,part,id,key_specs,count,unit_price,line_total,currency,price_note"
-    assert run("build", "export", build, "--format", "csv", "--lang", "zh_CN").stdout.startswith("类别,配件,id,")
+    assert run("build", "export", build, "--csv", "--lang", "zh_CN").stdout.startswith("类别,配件,id,")
 
 
 def test_an_unknown_language_is_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -227,7 +227,7 @@ class Totals:
 def totals(resolved: Resolved, currency: str, rate: ExchangeRate | None) -> Totals:
     amount, unpriced, converted = 0.0, [], False
     for item in resolved.items:
-        price = item.part.price
+        price = item.part.price_for(currency)
         value = convert_price(price, currency, rate) if price is not None else None
         if value is None:
             unpriced.append(item.part.id)

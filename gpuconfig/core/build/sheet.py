@@ -134,8 +134,9 @@ def key_specs(part: Part, schema: Schema | None = None) -> tuple[KeySpec, ...]:
 
 
 def unit_price(part: Part, currency: str, rate: ExchangeRate | None) -> tuple[float | None, str]:
-    """The part's price in `currency` and a note on where it came from; (None, why) when there is none."""
-    price = part.price
+    """The part's price in `currency` (its own price in that currency where the catalog has one) and a note on
+    where it came from; (None, why) when there is none."""
+    price = part.price_for(currency)
     if price is None:
         return None, translate("BuildSheet", "no public price")
     value = convert_price(price, currency, rate)

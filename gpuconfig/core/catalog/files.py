@@ -27,7 +27,7 @@ from gpuconfig.core.numbers import MAX_AMOUNT, MAX_QUANTITY, NumberError, checke
 from gpuconfig.core.user_files import UserFileError, parse_toml, read_text
 
 CURRENCY_FILE = "currency.toml"
-COMMON_KEYS = ("id", "name", "vendor", "released", "price", "sources", "notes")
+COMMON_KEYS = ("id", "name", "vendor", "released", "price", "prices", "sources", "notes")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.+-]*$")
 RELEASED_PATTERN = re.compile(r"^\d{4}(-\d{2}){0,2}$")
 SLOT_LANES = (1, 2, 4, 8, 16)
@@ -215,6 +215,27 @@ class _RowChecker:
             return None
         return Price(float(amount), currency, date, source, str(value.get("basis", "")), per)
 
+    def prices(self, kind: str, first: Price | None, value: Any) -> tuple[Price, ...]:
+        """The row's `price` and its further `prices` (each as `price` is checked): at most one per currency,
+        date and basis, and none without a first `price`."""
+        if value is None:
+            return () if first is None else (first,)
+        if not isinstance(value, list) or not value:
+            self.fail("prices", "expected a list of { amount, currency, date, source, basis }")
+            return () if first is None else (first,)
+        if first is None:
+            self.fail("prices", "further prices need a first `price`")
+        found = [first] if first is not None else []
+        for raw in value:
+            price = self.price(kind, raw)
+            if price is None:
+                continue
+            if any((p.currency, p.date, p.basis) == (price.currency, price.date, price.basis) for p in found):
+                self.fail("prices", f"two prices in {price.currency} of {price.date} ({price.basis or 'no basis'})")
+                continue
+            found.append(price)
+        return tuple(found)
+
     def sources(self, value: Any, spec_keys: set[str]) -> tuple[Source, ...]:
         if not isinstance(value, list) or not value:
             self.fail("sources", "every row needs at least one source { url, title, read }")
@@ -284,6 +305,7 @@ def _parse_kind_file(spec: KindSpec, name: str, text: str) -> tuple[list[Part], 
                 specs[field_spec.key] = None
             else:
                 specs[field_spec.key] = check.spec_value(field_spec, value)
+        first = check.price(spec.kind, row.get("price"))
         part = Part(
             kind=spec.kind,
             id=part_id,
@@ -291,7 +313,8 @@ def _parse_kind_file(spec: KindSpec, name: str, text: str) -> tuple[list[Part], 
             vendor=check.text(row, "vendor", required=True),
             specs=specs,
             sources=check.sources(row.get("sources"), spec_keys | {"price"}),
-            price=check.price(spec.kind, row.get("price")),
+            price=first,
+            catalog_prices=check.prices(spec.kind, first, row.get("prices")),
             released=str(released),
             notes=check.text(row, "notes", required=False),
             file=name,

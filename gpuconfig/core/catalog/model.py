@@ -46,9 +46,20 @@ class Part:
     # Where `price` came from, and the catalog's own price when an override or import replaced it.
     price_origin: PriceOrigin = "catalog"
     catalog_price: Price | None = None
+    # Every price the catalog row gives (its `price` first, then its `prices`): a price set in one market's
+    # currency (a Chinese launch price in CNY beside the US one in USD) is shown as it is, not converted.
+    catalog_prices: tuple[Price, ...] = ()
     file: str = ""
     line: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def price_for(self, currency: str) -> Price | None:
+        """The price to show in `currency`: the user's own where they set or imported one; else the catalog's
+        newest price in that currency where it has one; else its first price (to be converted)."""
+        if self.price_origin != "catalog":
+            return self.price
+        native = [p for p in self.catalog_prices if p.currency == currency]
+        return max(native, key=lambda p: p.date) if native else self.price
 
     def source_for(self, key: str) -> Source | None:
         """The source that backs one field: the one naming it, else the row's general source."""

@@ -74,7 +74,7 @@ class PartIndex:
         self.haystacks = [haystack(p) for p in self.parts]
 
     def price_in(self, row: int, currency: str, rate: ExchangeRate | None) -> float | None:
-        price = self.parts[row].price
+        price = self.parts[row].price_for(currency)
         return None if price is None else convert_price(price, currency, rate)
 
     def matching_rows(

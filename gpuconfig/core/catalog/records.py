@@ -42,9 +42,12 @@ def part_record(part: Part, currency: str | None = None, rate: ExchangeRate | No
     record.update(part.specs)
     for spec in DERIVED_FIELDS.get(part.kind, ()):
         record[spec.key] = part.extra.get(spec.key)
-    record["price"] = price_record(part.price, part.price_origin, currency, rate)
+    shown = part.price_for(currency) if currency else part.price
+    record["price"] = price_record(shown, part.price_origin, currency, rate)
     if part.price_origin != "catalog":
         record["catalog_price"] = price_record(part.catalog_price, "catalog", currency, rate)
+    # Every price the catalog gives, each in its own currency: a launch price in USD beside one in CNY.
+    record["catalog_prices"] = [price_record(p, "catalog", None, None) for p in part.catalog_prices]
     record["sources"] = [asdict(s) | {"fields": list(s.fields)} for s in part.sources]
     record["notes"] = part.notes or None
     return record

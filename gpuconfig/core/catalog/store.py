@@ -42,12 +42,17 @@ class RefreshResult:
     error: str = ""  # one line; the store kept its last good catalog
 
 
-def _price_json(price: Price | None) -> str | None:
-    return None if price is None else json.dumps(asdict(price))
+def _prices_json(prices: tuple[Price, ...]) -> str | None:
+    return json.dumps([asdict(p) for p in prices]) if prices else None
 
 
-def _price_from_json(text: str | None) -> Price | None:
-    return None if text is None else Price(**json.loads(text))
+def _prices_from_json(text: str | None) -> tuple[Price, ...]:
+    """Every catalog price of a row (the first is its `price`); a database written before rows had several
+    holds one price as an object."""
+    if text is None:
+        return ()
+    data = json.loads(text)
+    return tuple(Price(**p) for p in (data if isinstance(data, list) else [data]))
 
 
 class CatalogStore:
@@ -102,7 +107,7 @@ class CatalogStore:
                         p.notes,
                         json.dumps(p.specs),
                         json.dumps([asdict(s) for s in p.sources]),
-                        _price_json(p.price),
+                        _prices_json(p.catalog_prices),
                         p.file,
                         p.line,
                         position,
@@ -135,7 +140,8 @@ class CatalogStore:
         user_prices = self._user_prices()
         parts = []
         for part_id, kind, name, vendor, released, notes, specs, sources, price, file, line in rows:
-            catalog_price = _price_from_json(price)
+            catalog_prices = _prices_from_json(price)
+            catalog_price = catalog_prices[0] if catalog_prices else None
             spec_values = json.loads(specs)
             part = Part(
                 kind=kind,
@@ -148,6 +154,7 @@ class CatalogStore:
                 sources=tuple(Source(**s) for s in json.loads(sources)),
                 price=catalog_price,
                 catalog_price=catalog_price,
+                catalog_prices=catalog_prices,
                 file=file,
                 line=line,
                 extra=derived_values(kind, spec_values),

@@ -304,9 +304,10 @@ def recommend(
     def price(part: Part) -> float | None:
         if part.id in owned:
             return 0.0
-        if part.price is None or part.price.per:
+        price = part.price_for(constraints.currency)
+        if price is None or price.per:
             return None
-        return convert_price(part.price, constraints.currency, rate)
+        return convert_price(price, constraints.currency, rate)
 
     variants = [Variant("", workload, source, fitted), *([] if constraints.as_asked else changes)]
     search = Search(variants, headroom, offload=not constraints.as_asked)
@@ -517,9 +518,10 @@ def _rentals(
     out = []
     for instance in (p for p in parts if p.kind == "cloud"):
         gpu = gpu_parts.get(str(instance.specs.get("gpu")))
-        if gpu is None or instance.price is None:
+        instance_price = instance.price_for(constraints.currency)
+        if gpu is None or instance_price is None:
             continue
-        hourly = convert_price(instance.price, constraints.currency, rate)
+        hourly = convert_price(instance_price, constraints.currency, rate)
         if hourly is None:
             continue
         spec = GpuSpec.from_specs(gpu.id, gpu.name, gpu.specs)

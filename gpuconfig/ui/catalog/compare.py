@@ -55,7 +55,7 @@ class CompareDialog(QDialog):
         bold = QFont()
         bold.setBold(True)
 
-        prices = [convert_price(p.price, currency, rate) if p.price else None for p in parts]
+        prices = [convert_price(price, currency, rate) if (price := p.price_for(currency)) else None for p in parts]
         self._fill_row(0, PRICE_SPEC, [format_money(a, currency) for a in prices], prices, bold)
         for row, field in enumerate(fields, start=1):
             values = [p.specs.get(field.key, p.extra.get(field.key)) for p in parts]

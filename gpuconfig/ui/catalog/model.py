@@ -184,11 +184,12 @@ class PartTableModel(QAbstractTableModel):
 
     def price_amount(self, part: Part) -> tuple[float | None, str]:
         """The part's price in the display currency, or in its own currency when no rate is known."""
-        if part.price is None:
+        price = part.price_for(self._filter.currency)
+        if price is None:
             return None, self._filter.currency
-        converted = convert_price(part.price, self._filter.currency, self._rate)
+        converted = convert_price(price, self._filter.currency, self._rate)
         if converted is None:
-            return part.price.amount, part.price.currency
+            return price.amount, price.currency
         return converted, self._filter.currency
 
     @staticmethod

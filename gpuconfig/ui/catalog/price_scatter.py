@@ -23,7 +23,8 @@ LABEL_LIMIT = 12  # above this many points only the selected part is named; hove
 
 def axis_value(part: Part, key: str, currency: str, rate: ExchangeRate | None) -> float | None:
     if key == PRICE:
-        return None if part.price is None else convert_price(part.price, currency, rate)
+        price = part.price_for(currency)
+        return None if price is None else convert_price(price, currency, rate)
     value = field_value(part, key)
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
