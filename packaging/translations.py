@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "resources" / "translations"
 SOURCES = ROOT / "gpuconfig"
 SCHEMA = ROOT / "catalog" / "schema.toml"
-SCHEMA_STRINGS = SOURCES / "core" / "catalog" / "schema_strings.py"
+RULES = ROOT / "catalog" / "build_rules.toml"
+DATA_STRINGS = SOURCES / "core" / "data_strings.py"
 
 
 def tool(name: str) -> Path:
@@ -38,42 +39,48 @@ def python_sources(root: Path = SOURCES) -> list[Path]:
     return sorted(path for path in root.rglob("*.py") if "__pycache__" not in path.parts)
 
 
-def schema_strings() -> str:
-    """The module that marks the catalog schema's labels and choices for lupdate (it reads no TOML)."""
+def data_strings() -> str:
+    """The module that marks the data files' texts for lupdate (lupdate reads no TOML): the catalog schema's labels
+    and choices, the wall circuits' and markets' labels."""
     import tomllib
 
     schema = tomllib.loads(SCHEMA.read_text(encoding="utf-8"))
-    texts: list[str] = []
+    rules = tomllib.loads(RULES.read_text(encoding="utf-8"))
+    texts: list[tuple[str, str]] = []
     for kind in schema["kinds"].values():
-        texts.append(kind["label"])
+        texts.append(("CatalogSchema", kind["label"]))
         for field in kind["fields"]:
-            texts.append(field["label"])
-            texts += field.get("choices", [])
-            texts += ["yes", "no"] if field["type"] == "bool" else []
-    unique = list(dict.fromkeys(texts))
+            texts.append(("CatalogSchema", field["label"]))
+            texts += [("CatalogSchema", choice) for choice in field.get("choices", [])]
+            texts += [("CatalogSchema", "yes"), ("CatalogSchema", "no")] if field["type"] == "bool" else []
+    texts += [("Circuits", circuit["label"]) for circuit in rules["circuits"].values()]
+    texts += [("Markets", market["label"]) for market in rules["markets"].values()]
     lines = [
-        '"""The catalog schema\'s labels and choices, marked for lupdate: written from catalog/schema.toml by',
-        "`python packaging/translations.py update` (never by hand); FieldSpec.title, KindSpec.title and",
-        'units.format_value translate them under this context."""',
+        '"""The data files\' texts, marked for lupdate: written from catalog/schema.toml and catalog/build_rules.toml',
+        "by `python packaging/translations.py update` (never by hand). FieldSpec.title, KindSpec.title,",
+        'units.format_value, Circuit.title and Market.title translate them under these contexts."""',
         "",
         "from gpuconfig.core.i18n import QT_TRANSLATE_NOOP",
         "",
         "TEXTS = (",
-        *(f'    QT_TRANSLATE_NOOP("CatalogSchema", {json.dumps(text, ensure_ascii=False)}),' for text in unique),
+        *(
+            f"    QT_TRANSLATE_NOOP({json.dumps(context)}, {json.dumps(text, ensure_ascii=False)}),"
+            for context, text in dict.fromkeys(texts)
+        ),
         ")",
         "",
     ]
     return "\n".join(lines)
 
 
-def update(ts_files: list[Path] | None = None, sources: list[Path] | None = None) -> str:
+def update(ts_files: list[Path] | None = None, write_data: bool = True) -> str:
     """lupdate every source into each .ts (no file locations, no obsolete entries: a diff shows only text), the
-    schema's texts written out for it first."""
-    if sources is None:
-        SCHEMA_STRINGS.write_text(schema_strings(), encoding="utf-8")
+    data files' texts written out for it first (unless `write_data` is false: a check that changes nothing)."""
+    if write_data:
+        DATA_STRINGS.write_text(data_strings(), encoding="utf-8")
     targets = ts_files if ts_files is not None else sorted(TRANSLATIONS.glob("*.ts"))
     command = [str(tool("lupdate")), "-locations", "none", "-no-obsolete"]
-    command += [str(path) for path in (sources if sources is not None else python_sources())]
+    command += [str(path) for path in python_sources()]
     command += ["-ts", *(str(path) for path in targets)]
     return subprocess.run(command, capture_output=True, text=True, check=True).stdout
 

@@ -23,7 +23,7 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     check = actions.add_parser("check", help="every compatibility and power rule, with fixes")
     check.add_argument("file", metavar="FILE.json")
     check.add_argument("--currency", choices=CURRENCIES, help="the currency of the totals")
-    check.add_argument("--circuit", help="the wall circuit (default: the file's, else " + DEFAULT_CIRCUIT + ")")
+    check.add_argument("--circuit", help=CIRCUIT_HELP.format(default=DEFAULT_CIRCUIT))
     check.add_argument(
         "--trace-timeout", type=seconds, default=TRACE_TIMEOUT_S, metavar="S", dest="trace_timeout",
         help=f"seconds a trace of the file's workload may take (default {TRACE_TIMEOUT_S:g})",
@@ -38,7 +38,7 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     )
     export.add_argument("file", metavar="FILE.json")
     export.add_argument("--currency", choices=CURRENCIES, help="the currency of the prices")
-    export.add_argument("--circuit", help="the wall circuit (default: the file's, else " + DEFAULT_CIRCUIT + ")")
+    export.add_argument("--circuit", help=CIRCUIT_HELP.format(default=DEFAULT_CIRCUIT))
     export.add_argument(
         "--trace-timeout", type=seconds, default=TRACE_TIMEOUT_S, metavar="S", dest="trace_timeout",
         help=f"seconds a trace of the file's workload may take (default {TRACE_TIMEOUT_S:g})",
@@ -64,6 +64,9 @@ def export_build(args: argparse.Namespace) -> Reply | int:
         html=lambda: build_html(*made, rate=rate, schema=schema),
         csv=lambda: build_csv(*made, rate=rate, schema=schema),
     )
+
+
+CIRCUIT_HELP = "the wall circuit (default: the file's, else its currency's market's: {default} for USD)"
 
 
 def check_build(args: argparse.Namespace) -> Reply | int:
@@ -96,9 +99,11 @@ def _checked(args: argparse.Namespace) -> tuple[Any, ...] | int:
     store = open_store()
     try:
         build = read_build(Path(args.file))
+        rules = build_rules()
         if args.circuit:
             build = replace(build, circuit=args.circuit)
-        rules = build_rules()
+        elif args.currency:  # priced for another market: its circuit, where the file has its own market's default
+            build = replace(build, circuit=rules.circuit_after(build.circuit, build.currency, args.currency))
         if build.circuit not in rules.circuits:
             raise UsageError(f"circuit: {build.circuit!r} is not one of {', '.join(rules.circuits)}")
         resolved = resolve(build, store.part)

@@ -32,7 +32,10 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
         "--form", choices=FORMS, default="tower", help="tower, rack, or egpu (a laptop with an eGPU)"
     )
     recommend.add_argument("--max-gpus", type=int, default=8, dest="max_gpus", help="GPUs in one machine (1-8)")
-    recommend.add_argument("--circuit", default=DEFAULT_CIRCUIT, help="the wall circuit (see build_rules.toml)")
+    recommend.add_argument(
+        "--circuit",
+        help=f"the wall circuit (see build_rules.toml; default: the --currency market's, {DEFAULT_CIRCUIT} for USD)",
+    )
     recommend.add_argument(
         "--own",
         action="append",
@@ -75,6 +78,7 @@ def run(args: argparse.Namespace) -> Reply | int:
     store = open_store()
     try:
         rules = build_rules()
+        args.circuit = args.circuit or rules.circuit_for(args.currency)
         if args.circuit not in rules.circuits:
             raise UsageError(f"--circuit: {args.circuit!r} is not one of {', '.join(rules.circuits)}")
         # What one owns is a part of a machine: a rented instance is not (and shares names with cards).

@@ -11,9 +11,11 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, Q
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from gpuconfig import __version__
+from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.userdata.store import Store
 from gpuconfig.ui import theme
 from gpuconfig.ui.app import LANGUAGE_SETTING, LANGUAGES, install_translations
+from gpuconfig.ui.market import MARKET_SETTING, current_market
 from gpuconfig.ui.placeholder_tab import PlaceholderTab
 
 if TYPE_CHECKING:
@@ -260,6 +262,18 @@ class MainWindow(QMainWindow):
         self._shortcuts: list[tuple[QAction, str]] = [(import_action, "Ctrl+I"), (quit_action, "Ctrl+Q")]
         for action in (import_action, rate_action, self.headroom_action):
             file_menu.addAction(action)
+        market_menu = file_menu.addMenu(self.tr("Market"))
+        market_menu.setToolTip(self.tr("The currency prices start in and the wall circuit a new build assumes"))
+        markets = QActionGroup(self)
+        market_chosen = current_market(self.store).id
+        self.market_actions: dict[str, QAction] = {}
+        for market in build_rules().markets.values():
+            action = QAction(market.title, self, checkable=True)
+            action.setChecked(market.id == market_chosen)
+            action.triggered.connect(lambda _checked=False, m=market.id: self.set_market(m))
+            markets.addAction(action)
+            market_menu.addAction(action)
+            self.market_actions[market.id] = action
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
 
@@ -294,6 +308,19 @@ class MainWindow(QMainWindow):
         about = QAction(self.tr("About gpuconfig"), self)
         about.triggered.connect(self._on_about)
         help_menu.addAction(about)
+
+    # -- market -----------------------------------------------------------------------------------
+
+    def set_market(self, market_id: str) -> None:
+        """Keep `market_id` as the market: the catalog's prices and the planner move to its currency and circuit
+        now, and new builds start in it (the build at hand keeps its own)."""
+        market = build_rules().markets[market_id]
+        self.store.user.set_setting(MARKET_SETTING, market_id)
+        self.market_actions[market_id].setChecked(True)
+        for tab in self.built.values():
+            use_market = getattr(tab, "use_market", None)
+            if use_market is not None:
+                use_market(market)
 
     # -- language ---------------------------------------------------------------------------------
 

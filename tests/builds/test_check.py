@@ -250,6 +250,26 @@ def test_every_rule_figure_has_a_source() -> None:
         assert len(text) > 20
     assert all(c.source and c.watts > 0 for c in rules.circuits.values())
     assert rules.circuits["us-120v-15a"].watts == 1440  # Lambda: 15 A x 120 V x 80 %
+    assert (rules.circuits["cn-220v-10a"].watts, rules.circuits["cn-220v-16a"].watts) == (1760, 2816)
+
+
+def test_markets_pick_a_circuit_by_currency_and_language() -> None:
+    rules = build_rules()
+    assert rules.circuit_for("CNY") == "cn-220v-10a" and rules.circuit_for("USD") == "us-120v-15a"
+    assert rules.chosen_market(None, "zh_CN").currency == "CNY"
+    assert rules.chosen_market(None, "en").currency == "USD"
+    assert rules.chosen_market("us", "zh_CN").currency == "USD"  # the user's choice wins
+    assert rules.circuit_after("us-120v-15a", "USD", "CNY") == "cn-220v-10a"
+    assert rules.circuit_after("eu-230v-16a", "USD", "CNY") == "eu-230v-16a"  # one the user picked stays
+    china = rules.markets["cn"]
+    assert china.electricity_per_kwh == 0.538 and "https://" in china.electricity_source
+
+
+def test_a_market_on_a_circuit_the_rules_lack_is_named() -> None:
+    text = (catalog_dir() / "build_rules.toml").read_text(encoding="utf-8")
+    broken = text.replace('circuit = "cn-220v-10a"', 'circuit = "cn-110v"')
+    with pytest.raises(RulesError, match=r"\[markets.cn\] circuit: 'cn-110v' is not one of"):
+        parse_rules(broken)
 
 
 # -- the workload a build was planned for --------------------------------------------------------------------

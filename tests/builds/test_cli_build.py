@@ -186,3 +186,15 @@ def test_an_unknown_language_is_one_line_and_exit_2(tmp_path: Path) -> None:
     result = run("build", "export", str(write(tmp_path, SOUND)), "--lang", "fr")
     assert result.returncode == 2
     assert result.stderr.strip().splitlines()[-1].endswith("invalid choice: 'fr' (choose from 'en', 'zh_CN')")
+
+
+def test_priced_in_cny_the_build_sits_on_a_chinese_220_v_circuit(tmp_path: Path) -> None:
+    """A file without a circuit, or one priced for China: a 220 V / 10 A socket (1,760 W continuous), not 120 V."""
+    usd = json.loads(run("build", "check", str(write(tmp_path, SOUND)), "--json").stdout)
+    assert usd["power"]["circuit"]["id"] == "us-120v-15a"
+    cny = json.loads(run("build", "check", str(write(tmp_path, SOUND)), "--currency", "CNY", "--json").stdout)
+    assert (cny["power"]["circuit"]["id"], cny["power"]["circuit"]["watts"]) == ("cn-220v-10a", 1760)
+    own = json.loads(run("build", "check", str(write(tmp_path, SOUND, currency="CNY")), "--json").stdout)
+    assert own["power"]["circuit"]["id"] == "cn-220v-10a"
+    named = write(tmp_path, SOUND, currency="CNY", circuit="cn-220v-16a")
+    assert json.loads(run("build", "check", str(named), "--json").stdout)["power"]["circuit"]["watts"] == 2816

@@ -43,9 +43,10 @@ def english(qapp: QApplication) -> Iterator[None]:
 
 def test_every_string_of_the_interface_has_a_finished_translation(tmp_path: Path) -> None:
     """lupdate over today's sources into a copy of the .ts adds nothing and leaves nothing unfinished."""
+    assert translations.DATA_STRINGS.read_text(encoding="utf-8") == translations.data_strings()  # current
     copy = tmp_path / TS.name
     shutil.copy(TS, copy)
-    translations.update([copy])
+    translations.update([copy], write_data=False)
     found = messages(copy)
     assert len(found) > 800
     unfinished = [(context, source) for context, source, translation in found if translation.get("type")]

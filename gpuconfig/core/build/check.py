@@ -400,7 +400,7 @@ def _power(resolved: Resolved, rules: Rules, budget: PowerBudget) -> list[Proble
             Problem(
                 "fail",
                 "circuit",
-                f"At the wall the build draws about {budget.wall_w:,} W; a {budget.circuit.label} circuit carries "
+                f"At the wall the build draws about {budget.wall_w:,} W; a {budget.circuit.title} circuit carries "
                 f"{budget.circuit.watts:,} W continuously.",
                 "Two circuits (and two supplies), a higher-rated circuit, or power-limit the cards.",
                 budget.circuit.source,

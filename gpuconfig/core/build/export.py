@@ -94,14 +94,14 @@ def power_lines(budget: PowerBudget) -> list[str]:
             ).format(
                 wall=budget.wall_w,
                 efficiency=budget.efficiency,
-                circuit=budget.circuit.label,
+                circuit=budget.circuit.title,
                 watts=budget.circuit.watts,
             )
         )
     else:
         lines.append(
             translate("BuildExport", "Circuit: {circuit}, {watts:,} W continuous.").format(
-                circuit=budget.circuit.label, watts=budget.circuit.watts
+                circuit=budget.circuit.title, watts=budget.circuit.watts
             )
         )
     return lines
@@ -289,7 +289,7 @@ def build_html(
     notes = f"<h2>{escape(notes_title)}</h2><p>{escape(resolved.build.notes)}</p>" if resolved.build.notes else ""
     meta = translate("BuildExport", "{n} lines · prices in {currency}").format(n=len(sheet.lines), currency=cur)
     if budget is not None:
-        meta += translate("BuildExport", " · circuit: {circuit}").format(circuit=budget.circuit.label)
+        meta += translate("BuildExport", " · circuit: {circuit}").format(circuit=budget.circuit.title)
     head = _headers()
     header_row = "".join(
         f'<th class="num">{escape(h)}</th>' if i >= 3 else f"<th>{escape(h)}</th>" for i, h in enumerate(head)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.money import ExchangeRate, convert_price
@@ -133,7 +134,7 @@ def build_from_json(data: Any, where: str = "build") -> Build:
         name=name or "Untitled build",
         lines=tuple(lines),
         currency=currency,
-        circuit=str(data.get("circuit", DEFAULT_CIRCUIT)),
+        circuit=str(data.get("circuit") or build_rules().circuit_for(currency)),  # the market's, unless named
         workload=workload,
         notes=str(data.get("notes", "")),
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from gpuconfig.core.i18n import translate
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.workload.communication import pcie_gbs
 
@@ -23,6 +24,28 @@ class Circuit:
     label: str
     watts: int
     source: str
+
+    @property
+    def title(self) -> str:
+        """The label in the language in use (core/data_strings.py marks it)."""
+        return translate("Circuits", self.label)
+
+
+@dataclass(frozen=True)
+class Market:
+    """Where the user buys: the currency prices start in, the wall circuit assumed, an example electricity price."""
+
+    id: str
+    label: str
+    currency: str
+    circuit: str
+    electricity_per_kwh: float | None = None
+    electricity_source: str = ""
+    languages: tuple[str, ...] = ()  # the interface languages whose users start in this market
+
+    @property
+    def title(self) -> str:
+        return translate("Markets", self.label)
 
 
 @dataclass(frozen=True)
@@ -45,6 +68,27 @@ class Rules:
     pcie_source: str
     link_x16_gbs: dict[int, float]  # PCIe generation -> measured GB/s per direction on x16
     link_source: str
+    markets: dict[str, Market]
+
+    def market_of(self, currency: str) -> Market:
+        """The market whose prices are in `currency` (the first listed where several are)."""
+        return next((m for m in self.markets.values() if m.currency == currency), next(iter(self.markets.values())))
+
+    def circuit_for(self, currency: str) -> str:
+        """The wall circuit a build priced in `currency` assumes until the user picks one."""
+        return self.market_of(currency).circuit
+
+    def chosen_market(self, saved: str | None, language: str) -> Market:
+        """The market the user chose (`saved`), else the one users of `language` start in, else the first."""
+        if saved in self.markets:
+            return self.markets[saved]
+        by_language = (m for m in self.markets.values() if language in m.languages)
+        return next(by_language, next(iter(self.markets.values())))
+
+    def circuit_after(self, circuit: str, old_currency: str, new_currency: str) -> str:
+        """The circuit once prices move from `old_currency` to `new_currency`: the new market's where the circuit
+        was the old market's default (the user never picked one), else the one the user picked."""
+        return self.circuit_for(new_currency) if circuit == self.circuit_for(old_currency) else circuit
 
     def link_gbs(self, generation: int, lanes: int) -> float:
         """Measured copy rate of a PCIe link: the nearest measured generation at or below, scaled by lanes."""
@@ -88,6 +132,24 @@ def parse_rules(document: str, name: str = RULES_FILE) -> Rules:
     }
     if not circuits:
         raise RulesError(f"{name}: no [circuits.*] tables")
+    markets = {}
+    for mid, table in data.get("markets", {}).items():
+        where = f"markets.{mid}"
+        circuit = text(where, "circuit")
+        if circuit not in circuits:
+            raise RulesError(f"{name}: [{where}] circuit: {circuit!r} is not one of {', '.join(circuits)}")
+        price = value(where, "electricity_per_kwh")
+        markets[mid] = Market(
+            mid,
+            text(where, "label"),
+            text(where, "currency"),
+            circuit,
+            number(where, "electricity_per_kwh") if price is not None else None,
+            text(where, "electricity_source") if price is not None else "",
+            tuple(str(language) for language in table.get("languages", ())),
+        )
+    if not markets:
+        raise RulesError(f"{name}: no [markets.*] tables")
     return Rules(
         rest_of_system_w=int(number("psu", "rest_of_system_w")),
         gpu_factor_atx3=number("psu", "gpu_factor_atx3"),
@@ -107,6 +169,7 @@ def parse_rules(document: str, name: str = RULES_FILE) -> Rules:
         pcie_source=text("pcie", "source"),
         link_x16_gbs={g: number("links", f"gen{g}_x16_gbs") for g in (3, 4, 5)},
         link_source=text("links", "source"),
+        markets=markets,
     )
 
 

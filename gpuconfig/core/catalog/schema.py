@@ -17,7 +17,7 @@ FIELD_TYPES = ("str", "int", "float", "bool", "date", "choice", "strlist", "slot
 FILTER_KINDS = ("choice", "min")
 CURRENCIES = ("USD", "CNY")
 SCHEMA_FILE = "schema.toml"
-SCHEMA_CONTEXT = "CatalogSchema"  # the translations' context of the labels and choices (schema_strings.py)
+SCHEMA_CONTEXT = "CatalogSchema"  # the translations' context of the labels and choices (core/data_strings.py)
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class FieldSpec:
 
     @property
     def title(self) -> str:
-        """The label in the language in use (core/i18n.py; schema_strings.py marks the labels)."""
+        """The label in the language in use (core/i18n.py; core/data_strings.py marks the labels)."""
         return translate(SCHEMA_CONTEXT, self.label)
 
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuconfig.core.build.export import build_csv, build_html, build_json, build_markdown
-from gpuconfig.core.build.model import Build, BuildError, read_build
+from gpuconfig.core.build.model import BuildError, read_build
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import write_text_atomic
 from gpuconfig.ui.theme import mark
@@ -126,7 +126,7 @@ class BuildFiles(QWidget):
 
     def new_build(self) -> None:
         self.tab.saved = None
-        self.tab.set_build(Build(self.tr("Untitled build"), ()))
+        self.tab.set_build(self.tab.empty_build())
 
     def save(self) -> None:
         """Save the build under its name (replacing a saved build of that name)."""

@@ -31,7 +31,7 @@ from gpuconfig.core.build.model import (
     totals,
 )
 from gpuconfig.core.build.power import PowerBudget, power_budget
-from gpuconfig.core.build.rules import build_rules
+from gpuconfig.core.build.rules import Market, build_rules
 from gpuconfig.core.build.sheet import build_sheet
 from gpuconfig.core.build.workload_fit import RULE as WORKLOAD_RULE
 from gpuconfig.core.build.workload_fit import workload_problems, workload_to_trace
@@ -46,6 +46,7 @@ from gpuconfig.ui.build.files import BuildFiles
 from gpuconfig.ui.build.part_picker import PartPicker
 from gpuconfig.ui.build.recommend.panel import RecommendPanel
 from gpuconfig.ui.build.view import BuildView
+from gpuconfig.ui.market import current_market
 from gpuconfig.ui.theme import Colors
 from gpuconfig.ui.widgets.part_detail import PartDetailDialog
 from gpuconfig.ui.workload.tracing import Tracing
@@ -109,7 +110,7 @@ class BuildTab(QWidget):
         self.circuit = QComboBox()
         self.circuit.setObjectName("build_circuit")
         for c in self.rules.circuits.values():
-            self.circuit.addItem(c.label, c.id)
+            self.circuit.addItem(c.title, c.id)
             self.circuit.setItemData(self.circuit.count() - 1, c.source, Qt.ItemDataRole.ToolTipRole)
         edit_row = QHBoxLayout()
         edit_row.addWidget(self.add_button)
@@ -132,6 +133,7 @@ class BuildTab(QWidget):
 
         self.recommend = RecommendPanel(store, self.rules, colors, workload_source)
         self.recommend.setObjectName("recommend")
+        self.use_market(current_market(store))
         self.splitter = QSplitter()
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.recommend)
@@ -194,8 +196,19 @@ class BuildTab(QWidget):
         self.set_build(self.build.swapped(old_id, new_id))
 
     def set_currency(self, currency: str) -> None:
+        """Prices in `currency`; the circuit follows the new market unless the user picked one."""
         if currency != self.build.currency:
-            self.set_build(replace(self.build, currency=currency))
+            circuit = self.rules.circuit_after(self.build.circuit, self.build.currency, currency)
+            self.set_build(replace(self.build, currency=currency, circuit=circuit))
+
+    def empty_build(self) -> Build:
+        """A new build, in the market's currency and on its circuit."""
+        return Build(self.tr("Untitled build"), (), currency=self.market.currency, circuit=self.market.circuit)
+
+    def use_market(self, market: Market) -> None:
+        """Start new builds (and the planner) in `market`; the build at hand keeps its currency and circuit."""
+        self.market = market
+        self.recommend.form.use_market(market, self.rules)
 
     def set_circuit(self, circuit: str) -> None:
         if circuit != self.build.circuit:
@@ -368,10 +381,10 @@ class BuildTab(QWidget):
         """The build worked on last time, else an empty one."""
         text = self.store.user.setting(SETTING_BUILD)
         try:
-            build = build_from_json(json.loads(text), SETTING_BUILD) if text else EMPTY
+            build = build_from_json(json.loads(text), SETTING_BUILD) if text else self.empty_build()
             self.set_build(build)
         except (ValueError, BuildError):  # a damaged setting, or a part since dropped from the catalog
-            self.set_build(EMPTY)
+            self.set_build(self.empty_build())
 
     def _remember(self) -> None:
         text = json.dumps(self.build.to_json(), sort_keys=True) if self.build.lines else None

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpuconfig.core.build.rules import Market
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.prices import PriceListError, read_price_list
 from gpuconfig.core.catalog.query import PartFilter
@@ -36,6 +37,7 @@ from gpuconfig.ui.catalog.compare import MAX_PARTS, MIN_PARTS, CompareDialog
 from gpuconfig.ui.catalog.filters import CatalogFilterBar
 from gpuconfig.ui.catalog.model import PartTableModel
 from gpuconfig.ui.catalog.part_table import PartTable
+from gpuconfig.ui.market import current_market
 from gpuconfig.ui.theme import Colors, mark
 from gpuconfig.ui.widgets.part_detail import PartDetail
 
@@ -70,6 +72,7 @@ class CatalogTab(QWidget):
         self.kinds.setObjectName("kinds")
         self.kinds.setFixedWidth(170)
         self.filters = CatalogFilterBar()
+        self.filters.currency.setCurrentText(current_market(store).currency)
         self.model = PartTableModel(self)
         self.model.accent = self._accent()
         self.table = PartTable(self.model)
@@ -289,6 +292,10 @@ class CatalogTab(QWidget):
         if self.scatter is not None:
             self._update_scatter()
         self.status_message.emit(message)
+
+    def use_market(self, market: Market) -> None:
+        """Show prices in `market`'s currency."""
+        self.filters.currency.setCurrentText(market.currency)
 
     def _on_price_edited(self, part_id: str, amount: float, currency: str) -> None:
         self.store.user.set_price_override(part_id, amount, currency)

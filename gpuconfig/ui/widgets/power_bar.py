@@ -72,7 +72,7 @@ class PowerBar(QWidget):
         if b.wall_w is not None:
             lines.append(
                 self.tr("At the wall about {w:,} W; the circuit ({label}) carries {limit:,} W").format(
-                    w=b.wall_w, label=b.circuit.label, limit=b.circuit.watts
+                    w=b.wall_w, label=b.circuit.title, limit=b.circuit.watts
                 )
             )
         return "\n".join(lines)

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuconfig.core.build.rules import Circuit
+from gpuconfig.core.build.rules import Circuit, Market, Rules
 from gpuconfig.core.catalog.schema import CURRENCIES
 from gpuconfig.core.egpu.check import PORT_LABELS
 from gpuconfig.core.planner.recommend import Constraints, PlanError
@@ -138,7 +138,7 @@ class RecommendForm(QWidget):
         self.max_gpus.setToolTip(self.tr("The most GPUs one machine may hold"))
         self.circuit = _combo("plan_circuit", 12)
         for circuit in circuits.values():
-            self.circuit.addItem(circuit.label, circuit.id)
+            self.circuit.addItem(circuit.title, circuit.id)
             self.circuit.setItemData(self.circuit.count() - 1, circuit.source, Qt.ItemDataRole.ToolTipRole)
         self.samples = _number(
             "plan_samples",
@@ -213,7 +213,9 @@ class RecommendForm(QWidget):
         self.use_tab.toggled.connect(self._on_source)
         self.form.currentIndexChanged.connect(self._update_enabled)
         self.as_asked.toggled.connect(self._update_enabled)
-        self.currency.currentIndexChanged.connect(self._update_unit)
+        self._rules: Rules | None = None
+        self._currency = str(self.currency.currentData())
+        self.currency.currentIndexChanged.connect(self._on_currency)
         self.fields.changed.connect(self._on_fields)
         for box in (self.currency, self.form, self.circuit, self.port):
             box.currentIndexChanged.connect(self.changed)
@@ -237,6 +239,35 @@ class RecommendForm(QWidget):
 
     def _update_unit(self) -> None:
         self.electricity_unit.setText(self.tr("{currency} per kWh").format(currency=self.currency.currentData()))
+
+    def use_market(self, market: Market, rules: Rules) -> None:
+        """Start in `market`: its currency, its circuit, its example electricity price (shown, not filled in)."""
+        self._rules = rules
+        self.currency.setCurrentIndex(max(0, self.currency.findData(market.currency)))
+        self.circuit.setCurrentIndex(max(0, self.circuit.findData(market.circuit)))
+        self._show_example_price()
+
+    def _on_currency(self) -> None:
+        """Prices in another currency: the circuit follows the new market where it was the old one's default."""
+        new = str(self.currency.currentData())
+        if self._rules is not None and new != self._currency:
+            circuit = self._rules.circuit_after(str(self.circuit.currentData()), self._currency, new)
+            self.circuit.setCurrentIndex(max(0, self.circuit.findData(circuit)))
+        self._currency = new
+        self._update_unit()
+        self._show_example_price()
+
+    def _show_example_price(self) -> None:
+        market = self._rules.market_of(str(self.currency.currentData())) if self._rules is not None else None
+        tip = self.tr("The price of a kWh, in the currency chosen: a bought build's running cost per job")
+        if market is not None and market.electricity_per_kwh is not None:
+            self.electricity.setPlaceholderText(
+                self.tr("not counted (e.g. {price:g})").format(price=market.electricity_per_kwh)
+            )
+            tip += "\n" + self.tr("Example: {source}").format(source=market.electricity_source)
+        else:
+            self.electricity.setPlaceholderText(self.tr("not counted"))
+        self.electricity.setToolTip(tip)
 
     # -- the workload -----------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
-"""The catalog schema's labels and choices, marked for lupdate: written from catalog/schema.toml by
-`python packaging/translations.py update` (never by hand); FieldSpec.title, KindSpec.title and
-units.format_value translate them under this context."""
+"""The data files' texts, marked for lupdate: written from catalog/schema.toml and catalog/build_rules.toml
+by `python packaging/translations.py update` (never by hand). FieldSpec.title, KindSpec.title,
+units.format_value, Circuit.title and Market.title translate them under these contexts."""
 
 from gpuconfig.core.i18n import QT_TRANSLATE_NOOP
 
@@ -123,4 +123,11 @@ TEXTS = (
     QT_TRANSLATE_NOOP("CatalogSchema", "vCPUs"),
     QT_TRANSLATE_NOOP("CatalogSchema", "RAM"),
     QT_TRANSLATE_NOOP("CatalogSchema", "Region priced"),
+    QT_TRANSLATE_NOOP("Circuits", "North America, 120 V / 15 A"),
+    QT_TRANSLATE_NOOP("Circuits", "North America, 120 V / 20 A"),
+    QT_TRANSLATE_NOOP("Circuits", "China, 220 V / 10 A socket"),
+    QT_TRANSLATE_NOOP("Circuits", "China, 220 V / 16 A socket"),
+    QT_TRANSLATE_NOOP("Circuits", "Europe, 230 V / 16 A"),
+    QT_TRANSLATE_NOOP("Markets", "United States (USD, 120 V)"),
+    QT_TRANSLATE_NOOP("Markets", "China (CNY, 220 V)"),
 )
