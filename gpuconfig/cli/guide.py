@@ -24,6 +24,11 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     guide.add_argument("--os", required=True, choices=OSES)
     guide.add_argument("--count", type=int, default=1, help="how many of the GPU (with --gpu)")
     guide.add_argument("--driver", metavar="VERSION", help="the NVIDIA driver installed now, e.g. 560.35.03")
+    guide.add_argument(
+        "--china-mirrors",
+        action="store_true",
+        help="add the install through mainland China's mirrors (USTC's PyPI mirror)",
+    )
     form_options(guide, html=True)
     guide.set_defaults(handler=run)
 
@@ -42,10 +47,14 @@ def run(args: argparse.Namespace) -> Reply:
             part = catalog_part(open_store(), args.gpu, "gpu", "--gpu")
             guide = (
                 guide_for_gpus(
-                    [(target_from_part(part), args.count)], args.os, p2p=part.specs.get("p2p"), driver=args.driver
+                    [(target_from_part(part), args.count)],
+                    args.os,
+                    p2p=part.specs.get("p2p"),
+                    driver=args.driver,
+                    china_mirrors=args.china_mirrors,
                 )
                 if args.driver
-                else guide_for_part(part, args.count, args.os)
+                else guide_for_part(part, args.count, args.os, china_mirrors=args.china_mirrors)
             )
         elif args.build:
             resolved = resolve(read_build(Path(args.build)), open_store().part)
@@ -54,13 +63,17 @@ def run(args: argparse.Namespace) -> Reply:
                 raise UsageError(f"{args.build}: the build has no GPU to set up")
             p2p = False if any(g.spec("p2p") is False for g in gpus) else None
             guide = guide_for_gpus(
-                [(target_from_part(g.part), g.count) for g in gpus], args.os, p2p=p2p, driver=args.driver
+                [(target_from_part(g.part), g.count) for g in gpus],
+                args.os,
+                p2p=p2p,
+                driver=args.driver,
+                china_mirrors=args.china_mirrors,
             )
         else:
             report = read_json(Path(args.from_probe))
             if not isinstance(report, dict):
                 raise UsageError(f"{args.from_probe}: not a probe report: expected a JSON object")
-            guide = guide_from_probe(report, args.os)
+            guide = guide_from_probe(report, args.os, china_mirrors=args.china_mirrors)
     except (BuildError, CompatTableError, UserFileError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     code = EXIT_VERDICT_FAILED if any(f.severity == "fail" for f in guide.findings) else EXIT_OK

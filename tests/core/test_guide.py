@@ -350,3 +350,21 @@ def test_powershell_commands_on_windows() -> None:
     shells = {c["shell"] for step in record["steps"] for c in step["commands"]}
     assert shells == {"powershell"}
     assert any(v["command"] == '$env:CUDA_DEVICE_ORDER = "PCI_BUS_ID"' for v in record["env_vars"])
+
+
+def test_mainland_china_installs_through_the_mirror_where_pypi_has_the_build() -> None:
+    """PyPI's own Linux wheel comes whole from USTC's mirror; a build only PyTorch's index has keeps that index."""
+    linux = guide_for_gpus([(RTX_5090, 1)], "ubuntu-24.04", china_mirrors=True)
+    step = next(s for s in linux.steps if "mainland China" in s.title)
+    assert linux.choice.build.pypi_default
+    commands = [text for _, text in step.commands]
+    assert commands[0] == "python -m pip config set global.index-url https://mirrors.ustc.edu.cn/pypi/simple"
+    assert "--index-url" not in commands[1] and commands[1].startswith("python -m pip install \"torch==")
+    assert step.expect.endswith("Looking in indexes: https://mirrors.ustc.edu.cn/pypi/simple")
+    assert any("ustclug/mirrorhelp" in s.url for s in linux.sources)
+    windows = guide_for_gpus([(RTX_5090, 1)], "windows-11", china_mirrors=True)
+    step = next(s for s in windows.steps if "mainland China" in s.title)
+    pip = step.commands[1][1]
+    assert f"--index-url {windows.choice.build.index}" in pip
+    assert pip.endswith("--extra-index-url https://mirrors.ustc.edu.cn/pypi/simple")
+    assert not any("mainland China" in s.title for s in guide_for_gpus([(RTX_5090, 1)], "windows-11").steps)

@@ -66,3 +66,13 @@ def test_the_circuit_follows_the_currency_unless_the_user_picked_one(qtbot, stor
     tab.circuit.setCurrentIndex(tab.circuit.findData("eu-230v-16a"))
     tab.currency.setCurrentIndex(tab.currency.findData("USD"))
     assert tab.build.circuit == "eu-230v-16a"
+
+
+def test_the_guide_goes_through_china_s_mirrors_in_the_china_market(qtbot, store: Store) -> None:  # type: ignore[no-untyped-def]
+    window = opened(qtbot, store)
+    window.tabs.setCurrentIndex(INDEX["guide"])
+    guide = window.guide_tab
+    assert not guide.source.china_mirrors.isChecked()
+    window.set_market("cn")
+    assert guide.source.china_mirrors.isChecked()
+    assert guide.guide is not None and any("mainland China" in s.title for s in guide.guide.steps)

@@ -42,6 +42,7 @@ class Market:
     electricity_per_kwh: float | None = None
     electricity_source: str = ""
     languages: tuple[str, ...] = ()  # the interface languages whose users start in this market
+    guide_mirrors: bool = False  # the setup guide installs through mainland China's mirrors
 
     @property
     def title(self) -> str:
@@ -147,6 +148,7 @@ def parse_rules(document: str, name: str = RULES_FILE) -> Rules:
             number(where, "electricity_per_kwh") if price is not None else None,
             text(where, "electricity_source") if price is not None else "",
             tuple(str(language) for language in table.get("languages", ())),
+            table.get("guide_mirrors") is True,
         )
     if not markets:
         raise RulesError(f"{name}: no [markets.*] tables")

@@ -39,7 +39,7 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 
-def guide_from_probe(report: Mapping[str, Any], os_id: str) -> Guide:
+def guide_from_probe(report: Mapping[str, Any], os_id: str, china_mirrors: bool = False) -> Guide:
     """The setup guide for the machine a probe report describes, its problems first as findings."""
     if not isinstance(report, Mapping):
         raise ValueError(f"probe report: expected a JSON object, got {type(report).__name__}")
@@ -63,7 +63,7 @@ def guide_from_probe(report: Mapping[str, Any], os_id: str) -> Guide:
     findings += driver_findings
     findings += _torch_findings(torch, devices, install, any(f.severity == "fail" for f in driver_findings))
     findings += _verdict_findings(verdicts)
-    guide = guide_for_gpus(list(counted.items()), os_id, driver=driver, extra=findings)
+    guide = guide_for_gpus(list(counted.items()), os_id, driver=driver, extra=findings, china_mirrors=china_mirrors)
     host = _text(report.get("host")) or "this machine"
     when = _text(report.get("started_at"))
     return replace(guide, title=f"Setup guide for {host}" + (f", probed {when}" if when else "") + f" ({system.name})")

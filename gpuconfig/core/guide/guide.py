@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from gpuconfig.core.catalog.model import Part, Source
 from gpuconfig.core.guide.choose import GpuTarget, WheelChoice, choose_wheel_for, dropped_note, target_from_part
+from gpuconfig.core.guide.mirrors import SOURCES as MIRROR_SOURCES
+from gpuconfig.core.guide.mirrors import mirror_step
 from gpuconfig.core.guide.oses import OSES, OsInfo, os_info
 from gpuconfig.core.guide.records import DRIVER_PATTERN, version_key
 from gpuconfig.core.guide.settings import EnvVar, env_step, env_vars, troubleshooting
@@ -53,9 +55,11 @@ def guide_for_gpus(
     p2p: bool | None = None,
     driver: str | None = None,
     extra: Sequence[Finding] = (),
+    china_mirrors: bool = False,
 ) -> Guide:
     """The guide for `count` of each target on `os_id`; `p2p` says whether the cards talk peer to peer
-    (None: unknown); `driver` is an installed NVIDIA driver the guide must honour; `extra` findings go first."""
+    (None: unknown); `driver` is an installed NVIDIA driver the guide must honour; `extra` findings go first;
+    `china_mirrors` adds the install through mainland China's mirrors (core/guide/mirrors.py)."""
     system = os_info(os_id)
     if not targets:
         raise ValueError("guide_for_gpus: no targets (use GpuTarget('CPU only', 'cpu') for a machine without a GPU)")
@@ -70,6 +74,7 @@ def guide_for_gpus(
     variables = env_vars(choice, count, p2p)
     pip, uv, conda = install_steps(system, choice)
     steps = [driver_step(system, choice, gpus), environment_step(system, choice), pip, uv, conda]
+    steps += [mirror_step(system, choice)] if china_mirrors else []
     steps += [verify_step(system, choice, gpus), env_step(system, variables)]
     findings = [*extra, *_findings(system, choice, gpus, count, p2p, driver)]
     findings.sort(key=lambda f: SEVERITIES.index(f.severity))
@@ -83,14 +88,19 @@ def guide_for_gpus(
         env_vars=variables,
         troubleshooting=troubleshooting(system, choice, gpus, count, p2p),
         choice=choice,
-        sources=_sources(choice, gpus),
+        sources=_sources(choice, gpus) + (MIRROR_SOURCES if china_mirrors else ()),
     )
 
 
-def guide_for_part(part: Part, count: int, os_id: str) -> Guide:
+def guide_for_part(part: Part, count: int, os_id: str, china_mirrors: bool = False) -> Guide:
     """The guide for `count` of one catalog GPU; the part's p2p field decides the multi-GPU settings."""
     p2p = part.specs.get("p2p")
-    return guide_for_gpus([(target_from_part(part), count)], os_id, p2p=p2p if isinstance(p2p, bool) else None)
+    return guide_for_gpus(
+        [(target_from_part(part), count)],
+        os_id,
+        p2p=p2p if isinstance(p2p, bool) else None,
+        china_mirrors=china_mirrors,
+    )
 
 
 def _findings(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QCompleter,
     QGridLayout,
@@ -107,6 +108,11 @@ class GuideSource(QWidget):
         self.driver.setClearButtonEnabled(True)
         self.driver.setMinimumWidth(self.driver.fontMetrics().horizontalAdvance("550.54.15") + 48)
         self.driver.setMaximumWidth(190)
+        self.china_mirrors = QCheckBox(self.tr("Mainland China mirrors"))
+        self.china_mirrors.setObjectName("guide_china_mirrors")
+        self.china_mirrors.setToolTip(
+            self.tr("Add the install through USTC's PyPI mirror, for where pypi.org and download.pytorch.org are slow")
+        )
         self.driver_problem = QLabel()
         self.driver_problem.setObjectName("guide_driver_problem")
         mark(self.driver_problem, "error")
@@ -126,6 +132,8 @@ class GuideSource(QWidget):
         for widget in (self.os, QLabel(self.tr("Installed NVIDIA driver")), self.driver, self.driver_problem):
             second_row.addWidget(widget)
         second_row.insertSpacing(1, 16)
+        second_row.addSpacing(16)
+        second_row.addWidget(self.china_mirrors)
         second_row.addStretch(1)
         grid.addWidget(QLabel(self.tr("Set up")), 0, 0)
         grid.addLayout(self.first_row, 0, 1)
@@ -142,6 +150,7 @@ class GuideSource(QWidget):
         self.gpu.currentIndexChanged.connect(self.changed)
         self.count.valueChanged.connect(self.changed)
         self.os.currentIndexChanged.connect(self.changed)
+        self.china_mirrors.toggled.connect(self.changed)
         self.driver.textChanged.connect(self._driver_timer.start)
         self._show_kind()
 

@@ -14,6 +14,7 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFileDialog, QMenu, QPushButton, QVBoxLayout, QWidget
 
 from gpuconfig.core.build.model import Build, BuildError, read_build, resolve
+from gpuconfig.core.build.rules import Market
 from gpuconfig.core.guide.choose import GpuTarget, target_from_part
 from gpuconfig.core.guide.diagnose import guide_from_probe
 from gpuconfig.core.guide.guide import Guide, guide_for_gpus
@@ -26,6 +27,7 @@ from gpuconfig.core.userdata.store import Store
 from gpuconfig.ui.background import one_line
 from gpuconfig.ui.guide.source import GuideSource
 from gpuconfig.ui.guide.view import GuideView
+from gpuconfig.ui.market import current_market
 from gpuconfig.ui.theme import Colors
 from gpuconfig.ui.widgets.pdf import write_pdf
 
@@ -58,6 +60,7 @@ class GuideTab(QWidget):
         self._shown_source = ""
 
         self.source = GuideSource(store.parts("gpu"))
+        self.source.china_mirrors.setChecked(current_market(store).guide_mirrors)
         self.export_button = QPushButton(self.tr("Export"))
         self.export_button.setObjectName("guide_export")
         menu = QMenu(self.export_button)
@@ -182,23 +185,31 @@ class GuideTab(QWidget):
 
     def _guide(self) -> Guide | None:
         source, os_id, driver = self.source.source(), self.source.os_id(), self.source.installed_driver()
+        mirrors = self.source.china_mirrors.isChecked()
         self._shown_source = source
         if source == "catalog":
             part = self.store.part(self.source.gpu_id())
             if part is None:
                 return None
             targets = [(target_from_part(part), self.source.count.value())]
-            return guide_for_gpus(targets, os_id, p2p=_p2p([part]), driver=driver)
+            return guide_for_gpus(targets, os_id, p2p=_p2p([part]), driver=driver, china_mirrors=mirrors)
         if source == "build":
             if self.build is None:
                 return None
             gpus = resolve(self.build, self.store.part).gpus()
             if not gpus:  # a machine without a GPU still gets PyTorch: the CPU build
-                return guide_for_gpus([(GpuTarget(self.tr("CPU only"), "cpu"), 1)], os_id, driver=driver)
+                cpu = [(GpuTarget(self.tr("CPU only"), "cpu"), 1)]
+                return guide_for_gpus(cpu, os_id, driver=driver, china_mirrors=mirrors)
             targets = [(target_from_part(item.part), item.count) for item in gpus]
-            return guide_for_gpus(targets, os_id, p2p=_p2p([i.part for i in gpus]), driver=driver)
+            return guide_for_gpus(
+                targets, os_id, p2p=_p2p([i.part for i in gpus]), driver=driver, china_mirrors=mirrors
+            )
         report = self.report if source == "report" else self.last_probe
-        return None if report is None else guide_from_probe(report, os_id)
+        return None if report is None else guide_from_probe(report, os_id, china_mirrors=mirrors)
+
+    def use_market(self, market: Market) -> None:
+        """Through mainland China's mirrors where the market is China's."""
+        self.source.china_mirrors.setChecked(market.guide_mirrors)
 
     def _what_to_open(self) -> str:
         if self.source.source() == "build":
