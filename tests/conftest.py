@@ -59,11 +59,27 @@ def module_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield data
 
 
+UNPRICED_CPU = "amd-ryzen-9-9950x"
+
+
 @pytest.fixture
 def catalog_copy(tmp_path: Path) -> Path:
-    """A private copy of the shipped catalog that a test may edit or break."""
+    """A private copy of the shipped catalog that a test may edit or break. Its UNPRICED_CPU has no price: the tests
+    of unpriced lines (never counted as free) need one part without any, and every shipped CPU has one."""
     target = tmp_path / "catalog"
     shutil.copytree(catalog_dir(), target, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    cpus = target / "cpu.toml"
+    rows = cpus.read_text(encoding="utf-8").split("\n[[part]]\n")
+    for at, row in enumerate(rows):
+        if f'id = "{UNPRICED_CPU}"' in row:
+            lines, kept, in_prices = row.split("\n"), [], False
+            for line in lines:
+                in_prices = in_prices or line.startswith("prices = [")
+                if not in_prices and not line.startswith("price = "):
+                    kept.append(line)
+                in_prices = in_prices and line != "]"
+            rows[at] = "\n".join(kept)
+    cpus.write_text("\n[[part]]\n".join(rows), encoding="utf-8")
     return target
 
 

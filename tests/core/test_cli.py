@@ -80,13 +80,34 @@ def test_query_narrows_the_list() -> None:
 
 def test_currency_conversion_in_json() -> None:
     usd = next(
-        g for g in run_json("catalog", "list", "--kind", "gpu") if g["price"] and g["price"]["currency"] == "USD"
+        g
+        for g in run_json("catalog", "list", "--kind", "gpu")
+        if g["price"] and g["price"]["currency"] == "USD" and all(p["currency"] == "USD" for p in g["catalog_prices"])
     )
     shown = run_json("catalog", "show", usd["id"], "--currency", "CNY")
     assert shown["price"]["currency"] == "CNY"
     rate = shown["price"]["exchange_rate"]["usd_cny"]
     assert shown["price"]["amount"] == pytest.approx(usd["price"]["amount"] * rate, rel=1e-6)
     assert shown["price"]["converted_from"] == {"amount": usd["price"]["amount"], "currency": "USD"}
+
+
+def test_a_price_set_in_cny_is_shown_as_it_is_not_converted() -> None:
+    """The RTX 4090's catalog row holds its US launch price in USD and its Chinese ones in CNY: asked in CNY, the
+    newest CNY price is shown, with no exchange rate; asked in USD, the US price."""
+    cny = run_json("catalog", "show", "nvidia-geforce-rtx-4090", "--currency", "CNY")
+    natives = [p for p in cny["catalog_prices"] if p["currency"] == "CNY"]
+    newest = max(natives, key=lambda p: p["date"])
+    assert len(natives) >= 2
+    assert (cny["price"]["amount"], cny["price"]["currency"], cny["price"]["date"]) == (
+        newest["amount"],
+        "CNY",
+        newest["date"],
+    )
+    assert "exchange_rate" not in cny["price"] and "converted_from" not in cny["price"]
+    usd = run_json("catalog", "show", "nvidia-geforce-rtx-4090", "--currency", "USD")
+    assert (usd["price"]["amount"], usd["price"]["currency"]) == (1599, "USD")
+    text = run("catalog", "show", "nvidia-geforce-rtx-4090", "--currency", "CNY").stdout
+    assert f"¥{newest['amount']:,.0f}" in text and "$1,599" in text  # every price listed, each as published
 
 
 def test_show_prints_fields_with_sources() -> None:

@@ -54,8 +54,10 @@ def test_words_that_fit_several_parts_list_them(parts: list[Part]) -> None:
 
 def test_any_kind_searches_the_whole_catalog(parts: list[Part]) -> None:
     assert find_part("Razer Core X", parts).id == "razer-core-x"  # not the Core X V2: it has one word more
-    with pytest.raises(PartNotFound, match=r"could be any of 2: GeForce RTX 4090 .* RunPod RTX 4090"):
+    with pytest.raises(PartNotFound, match=r"could be any of 4: GeForce RTX 4090 .* RunPod RTX 4090 .* Compshare"):
         find_part("4090", parts)
+    assert find_part("rtx 4090", parts, "gpu").id == "nvidia-geforce-rtx-4090"  # not the China-only 4090 D
+    assert find_part("4090 d", parts, "gpu").id == "nvidia-geforce-rtx-4090-d"
 
 
 @pytest.mark.parametrize(

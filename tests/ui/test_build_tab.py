@@ -147,10 +147,17 @@ def test_remove_and_add_a_part(qtbot, tab: BuildTab) -> None:  # type: ignore[no
 def test_currency_and_circuit_switches(tab: BuildTab) -> None:
     rate = tab.store.exchange_rate()
     assert rate is not None
-    usd = tab.totals.amount
     tab.currency.setCurrentIndex(tab.currency.findData("CNY"))
     assert tab.build.currency == "CNY"
-    assert tab.totals.amount == pytest.approx(usd * rate.rate)
+    # Each line at its own CNY price where the catalog has one (the RTX 4090's Chinese price), else converted.
+    expected = 0.0
+    for item in tab.resolved.items:
+        price = item.part.price_for("CNY")
+        if price is not None:
+            expected += item.count * (price.amount if price.currency == "CNY" else price.amount * rate.rate)
+    gpu = tab.store.part(GPU)
+    assert gpu is not None and gpu.price_for("CNY").currency == "CNY"  # type: ignore[union-attr]
+    assert tab.totals.amount == pytest.approx(expected)
     assert tab.view.total.text().startswith("Total ¥")
     assert tab.list.horizontalHeaderItem(4).text() == "Unit (CNY)"
     assert f"1 USD = {rate.rate:g} CNY" in tab.view.unpriced.text()

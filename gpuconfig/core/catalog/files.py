@@ -215,15 +215,15 @@ class _RowChecker:
             return None
         return Price(float(amount), currency, date, source, str(value.get("basis", "")), per)
 
-    def prices(self, kind: str, first: Price | None, value: Any) -> tuple[Price, ...]:
+    def prices(self, kind: str, first: Price | None, value: Any, first_given: bool) -> tuple[Price, ...]:
         """The row's `price` and its further `prices` (each as `price` is checked): at most one per currency,
-        date and basis, and none without a first `price`."""
+        date and basis, and none without a first `price` (`first_given`: the row has one, valid or not)."""
         if value is None:
             return () if first is None else (first,)
         if not isinstance(value, list) or not value:
             self.fail("prices", "expected a list of { amount, currency, date, source, basis }")
             return () if first is None else (first,)
-        if first is None:
+        if not first_given:
             self.fail("prices", "further prices need a first `price`")
         found = [first] if first is not None else []
         for raw in value:
@@ -314,7 +314,7 @@ def _parse_kind_file(spec: KindSpec, name: str, text: str) -> tuple[list[Part], 
             specs=specs,
             sources=check.sources(row.get("sources"), spec_keys | {"price"}),
             price=first,
-            catalog_prices=check.prices(spec.kind, first, row.get("prices")),
+            catalog_prices=check.prices(spec.kind, first, row.get("prices"), "price" in row),
             released=str(released),
             notes=check.text(row, "notes", required=False),
             file=name,
