@@ -68,7 +68,7 @@ def trace_case(case: dict[str, Any]) -> dict[str, Any]:
         return {**row, "status": "not supported yet" if unsupported else "trace failed", "reason": str(exc)}
     estimate = traced.answer(workload, None).estimate
     memory = estimate.memory
-    kept = sum(o.bytes for o in memory.overheads if o.name == cpu_heap.NAME)
+    kept = sum(o.bytes for o in memory.overheads if o.key == "cpu_heap")
 
     def at(key: str) -> float:
         return traced.fitted.at(key, workload.batch, estimate.seq)
@@ -78,7 +78,7 @@ def trace_case(case: dict[str, Any]) -> dict[str, Any]:
         "seq_used": estimate.seq,
         "unfitted_bytes": memory.peak - kept,
         "tensor_peak_bytes": memory.peak - memory.overhead,
-        "overheads": {o.name: o.bytes for o in memory.overheads if o.name != cpu_heap.NAME},
+        "overheads": {o.name: o.bytes for o in memory.overheads if o.key != "cpu_heap"},
         "predictors": {name: round(cpu_heap.predictor_bytes(name, at)) for name in cpu_heap.PREDICTORS},
         # what replaying the small blocks (tensor headers, autograd nodes' objects) adds to the heap
         "small_blocks_bytes": round(at("cpu_heap_peak_bytes") - at("cpu_heap_tensors_peak_bytes")),

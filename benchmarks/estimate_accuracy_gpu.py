@@ -43,7 +43,6 @@ def error(estimated: float | None, measured: float | None) -> float | None:
 
 def estimate_row(case: dict[str, Any], measured: dict[str, Any], gpu: Any) -> dict[str, Any]:
     """The case traced and estimated on `gpu`, set against what its real run measured."""
-    from gpuconfig.core.workload.estimate import CUDA_CONTEXT
     from gpuconfig.core.workload.runner import TraceFailed
     from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import WorkloadError
@@ -58,7 +57,7 @@ def estimate_row(case: dict[str, Any], measured: dict[str, Any], gpu: Any) -> di
         return row | {"status": "trace failed", "reason": str(exc)}
     answer = traced.answer(workload, gpu)
     memory = answer.estimate.memory
-    context = sum(o.bytes for o in memory.overheads if o.name == CUDA_CONTEXT.name)
+    context = sum(o.bytes for o in memory.overheads if o.key == "cuda_context")
     allocated, reserved = measured["cuda_max_allocated_bytes"], measured["cuda_max_reserved_bytes"]
     row |= {
         "status": "compared",

@@ -20,6 +20,7 @@ TRANSLATIONS = ROOT / "resources" / "translations"
 SOURCES = ROOT / "gpuconfig"
 SCHEMA = ROOT / "catalog" / "schema.toml"
 RULES = ROOT / "catalog" / "build_rules.toml"
+EGPU = ROOT / "catalog" / "egpu.toml"
 DATA_STRINGS = SOURCES / "core" / "data_strings.py"
 
 
@@ -41,7 +42,7 @@ def python_sources(root: Path = SOURCES) -> list[Path]:
 
 def data_strings() -> str:
     """The module that marks the data files' texts for lupdate (lupdate reads no TOML): the catalog schema's labels
-    and choices, the wall circuits' and markets' labels."""
+    and choices, the wall circuits' and markets' labels, the eGPU tables' reasons, fixes and notes."""
     import tomllib
 
     schema = tomllib.loads(SCHEMA.read_text(encoding="utf-8"))
@@ -55,19 +56,28 @@ def data_strings() -> str:
             texts += [("CatalogSchema", "yes"), ("CatalogSchema", "no")] if field["type"] == "bool" else []
     texts += [("Circuits", circuit["label"]) for circuit in rules["circuits"].values()]
     texts += [("Markets", market["label"]) for market in rules["markets"].values()]
+    egpu = tomllib.loads(EGPU.read_text(encoding="utf-8"))
+    for table in egpu.values():  # the eGPU check's reasons, fixes and driver notes, shown as the check's words
+        for row in table if isinstance(table, list) else []:
+            texts += [("EgpuData", row[key]) for key in ("reason", "fix", "text") if row.get(key)]
     lines = [
-        '"""The data files\' texts, marked for lupdate: written from catalog/schema.toml and catalog/build_rules.toml',
-        "by `python packaging/translations.py update` (never by hand). FieldSpec.title, KindSpec.title,",
-        'units.format_value, Circuit.title and Market.title translate them under these contexts."""',
+        '"""The data files\' texts, marked for lupdate: written from catalog/schema.toml, build_rules.toml and',
+        "egpu.toml by `python packaging/translations.py update` (never by hand). FieldSpec.title, KindSpec.title,",
+        "units.format_value, Circuit.title, Market.title and egpu.check.data_text translate them under these",
+        'contexts."""',
+        "",
+        "# ruff: noqa: E501  (each text on one line, as the data file has it)",
         "",
         "from gpuconfig.core.i18n import QT_TRANSLATE_NOOP",
         "",
+        "# fmt: off",
         "TEXTS = (",
         *(
             f"    QT_TRANSLATE_NOOP({json.dumps(context)}, {json.dumps(text, ensure_ascii=False)}),"
             for context, text in dict.fromkeys(texts)
         ),
         ")",
+        "# fmt: on",
         "",
     ]
     return "\n".join(lines)

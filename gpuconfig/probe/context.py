@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gpuconfig.core.i18n import translate
 from gpuconfig.probe import nvml
 from gpuconfig.probe.labels import figure_label
 from gpuconfig.probe.model import BenchmarkResult, Maybe, Record, Unavailable
@@ -57,7 +58,7 @@ def _name(pid: int) -> str:
     try:
         return str(psutil.Process(pid).name())
     except (psutil.Error, OSError):
-        return "not visible from here (another container or user)"
+        return translate("ProbeReport", "not visible from here (another container or user)")
 
 
 @dataclass(frozen=True)
@@ -90,35 +91,56 @@ def _cpu_lines(results: Sequence[BenchmarkResult]) -> list[Happening]:
     loads = [r.load for r in results if isinstance(r.load.get("others_cpu"), int | float)]
     if not results:
         return []
+    topic = translate("ProbeReport", "CPU use by other processes")
     if not loads:
         recorded = any(r.samples for r in results)  # a report older than repeated samples has no load either
-        why = "not measured on this OS (no /proc/stat)" if recorded else "not recorded in this report"
-        return [Happening("CPU use by other processes", why)]
+        why = (
+            translate("ProbeReport", "not measured on this OS (no /proc/stat)")
+            if recorded
+            else translate("ProbeReport", "not recorded in this report")
+        )
+        return [Happening(topic, why)]
     others = [float(load["others_cpu"]) for load in loads]
     steal = [float(load.get("steal") or 0.0) for load in loads]
     busy = [r for r in results if stability(r).busy]
     unstable = [r for r in results if not stability(r).stable]
     cpus = loads[-1].get("cpus")
-    of = f" of the {cpus} CPUs" if isinstance(cpus, int) else ""
+    if isinstance(cpus, int) and busy:
+        used = translate(
+            "ProbeReport",
+            "median {median:.0f} %, at most {most:.0f} % of the {cpus} CPUs while a figure was measured; busy "
+            "during {n} of {total} figures",
+        )
+    elif isinstance(cpus, int):
+        used = translate(
+            "ProbeReport", "median {median:.0f} %, at most {most:.0f} % of the {cpus} CPUs while a figure was measured"
+        )
+    elif busy:
+        used = translate(
+            "ProbeReport",
+            "median {median:.0f} %, at most {most:.0f} % while a figure was measured; busy during {n} of {total} "
+            "figures",
+        )
+    else:
+        used = translate("ProbeReport", "median {median:.0f} %, at most {most:.0f} % while a figure was measured")
+    median, most = 100 * statistics.median(others), 100 * max(others)
+    used = used.format(median=median, most=most, cpus=cpus, n=len(busy), total=len(results))
+    stolen = translate("ProbeReport", "median {median:.1f} %, at most {most:.1f} %")
+    judged = (
+        translate("ProbeReport", "{n} of {total} unstable: {figures}").format(
+            n=len(unstable), total=len(results), figures=", ".join(figure_label(r) for r in unstable)
+        )
+        if unstable
+        else translate("ProbeReport", "none: all {n} figures were stable").format(n=len(results))
+    )
     return [
+        Happening(topic, used, bool(busy)),
         Happening(
-            "CPU use by other processes",
-            f"median {100 * statistics.median(others):.0f} %, at most {100 * max(others):.0f} %{of} while a "
-            f"figure was measured" + (f"; busy during {len(busy)} of {len(results)} figures" if busy else ""),
-            bool(busy),
-        ),
-        Happening(
-            "CPU time stolen by the hypervisor",
-            f"median {100 * statistics.median(steal):.1f} %, at most {100 * max(steal):.1f} %",
+            translate("ProbeReport", "CPU time stolen by the hypervisor"),
+            stolen.format(median=100 * statistics.median(steal), most=100 * max(steal)),
             max(steal) > 0.05,
         ),
-        Happening(
-            "Figures not judged",
-            (f"{len(unstable)} of {len(results)} unstable: " + ", ".join(figure_label(r) for r in unstable))
-            if unstable
-            else f"none: all {len(results)} figures were stable",
-            bool(unstable),
-        ),
+        Happening(translate("ProbeReport", "Figures not judged"), judged, bool(unstable)),
     ]
 
 
@@ -127,33 +149,67 @@ def _repeat_lines(results: Sequence[BenchmarkResult]) -> list[Happening]:
     if not results:
         return []
     held = [(r, off) for r in results if (off := repeat_off(r)) is not None]
-    topic = "Against this machine's earlier runs"
+    topic = translate("ProbeReport", "Against this machine's earlier runs")
     if not held:
-        return [Happening(topic, "no earlier run of this suite in this Python and torch to compare with")]
+        none = translate("ProbeReport", "no earlier run of this suite in this Python and torch to compare with")
+        return [Happening(topic, none)]
     runs = max(len(r.earlier) for r, _ in held)
     away = [r for r, off in held if abs(off) > repeat_limit()]
     middle = statistics.median(abs(off) for _, off in held)
-    text = f"{len(held)} figures held against up to {runs} earlier runs: median {100 * middle:.1f} % off"
-    if away:
-        text += f"; {len(away)} more than ±{100 * repeat_limit():.0f} % away: " + ", ".join(
-            figure_label(r) for r in away
+    text = (
+        translate(
+            "ProbeReport",
+            "{n} figures held against up to {runs} earlier runs: median {off:.1f} % off; {away} more than "
+            "±{limit:.0f} % away: {figures}",
         )
+        if away
+        else translate("ProbeReport", "{n} figures held against up to {runs} earlier runs: median {off:.1f} % off")
+    )
+    text = text.format(
+        n=len(held),
+        runs=runs,
+        off=100 * middle,
+        away=len(away),
+        limit=100 * repeat_limit(),
+        figures=", ".join(figure_label(r) for r in away),
+    )
     return [Happening(topic, text, bool(away))]
 
 
 def _process_line(processes: Maybe[tuple[GpuProcess, ...]] | None) -> Happening:
-    topic = "Other processes on the GPUs"
+    topic = translate("ProbeReport", "Other processes on the GPUs")
     if processes is None:
-        return Happening(topic, "not recorded in this report")
+        return Happening(topic, translate("ProbeReport", "not recorded in this report"))
     if isinstance(processes, Unavailable):
-        return Happening(topic, f"not listed: {processes.reason}")
+        return Happening(topic, translate("ProbeReport", "not listed: {reason}").format(reason=processes.reason))
     if not processes:
-        return Happening(topic, "none at the start or the end of the run")
-    shown = []
-    for p in processes:
-        memory = f", {p.memory_bytes / GIB:.1f} GiB" if p.memory_bytes is not None else ""
-        shown.append(f"GPU {p.gpu}: {p.name} (pid {p.pid}{memory}) at the {p.when}")
-    return Happening(topic, "; ".join(shown), True)
+        return Happening(topic, translate("ProbeReport", "none at the start or the end of the run"))
+    return Happening(topic, "; ".join(_seen(p) for p in processes), True)
+
+
+def _seen(process: GpuProcess) -> str:
+    """'GPU 0: python (pid 4242, 1.5 GiB) at the start'."""
+    memory = process.memory_bytes is not None
+    if process.when == "start":
+        said = (
+            translate("ProbeReport", "GPU {gpu}: {name} (pid {pid}, {memory:.1f} GiB) at the start")
+            if memory
+            else translate("ProbeReport", "GPU {gpu}: {name} (pid {pid}) at the start")
+        )
+    elif process.when == "end":
+        said = (
+            translate("ProbeReport", "GPU {gpu}: {name} (pid {pid}, {memory:.1f} GiB) at the end")
+            if memory
+            else translate("ProbeReport", "GPU {gpu}: {name} (pid {pid}) at the end")
+        )
+    else:  # a report that names another moment
+        said = (
+            translate("ProbeReport", "GPU {gpu}: {name} (pid {pid}, {memory:.1f} GiB) at the {when}")
+            if memory
+            else translate("ProbeReport", "GPU {gpu}: {name} (pid {pid}) at the {when}")
+        )
+    gib = (process.memory_bytes or 0) / GIB
+    return said.format(gpu=process.gpu, name=process.name, pid=process.pid, memory=gib, when=process.when)
 
 
 def _series_lines(series: Mapping[str, Any] | None, index: int) -> list[Happening]:
@@ -168,13 +224,22 @@ def _series_lines(series: Mapping[str, Any] | None, index: int) -> list[Happenin
         events |= int(value)
     if seen("throttle"):
         names = [n for n in nvml.clocks_event_names(events) if n != "gpu_idle"]
+        said = ", ".join(names) if names else translate("ProbeReport", "none while it worked")
         lines.append(
-            Happening(f"GPU {index} clock events", ", ".join(names) if names else "none while it worked", bool(names))
+            Happening(translate("ProbeReport", "GPU {index} clock events").format(index=index), said, bool(names))
         )
     temps, power = seen("temp"), seen("power")
     if temps or power:
-        parts = [f"hottest {max(temps):.0f} °C"] * bool(temps) + [f"most power {max(power):.0f} W"] * bool(power)
-        lines.append(Happening(f"GPU {index} temperature and power", ", ".join(parts)))
+        if temps and power:
+            said = translate("ProbeReport", "hottest {hottest:.0f} °C, most power {power:.0f} W")
+        elif temps:
+            said = translate("ProbeReport", "hottest {hottest:.0f} °C")
+        else:
+            said = translate("ProbeReport", "most power {power:.0f} W")
+        said = said.format(hottest=max(temps, default=0.0), power=max(power, default=0.0))
+        topic = translate("ProbeReport", "GPU {index} temperature and power").format(index=index)
+        lines.append(Happening(topic, said))
     if not lines:
-        lines.append(Happening(f"GPU {index} during the run", "not sampled (no live series in this report)"))
+        topic = translate("ProbeReport", "GPU {index} during the run").format(index=index)
+        lines.append(Happening(topic, translate("ProbeReport", "not sampled (no live series in this report)")))
     return lines

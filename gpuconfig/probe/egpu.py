@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.egpu.check import Host
+from gpuconfig.core.i18n import translate
 from gpuconfig.core.workers.environment import run_program
 from gpuconfig.probe.gpu_facts import DeviceLink, GpuFacts, PcieLink
 from gpuconfig.probe.inventory import SYSFS, TB_NO_PCIE, gpus, thunderbolt
@@ -187,7 +188,9 @@ def external_link(system: System, device: GpuFacts) -> LinkReference | None:
         f"{link.name} eGPU",
         link.pass_gbs,
         "; ".join(link.sources[:2]),
-        "gpuconfig egpu --measure names the likely cause. " + " ".join(GENERAL_CAUSES),
+        translate("ProbeReport", "gpuconfig egpu --measure names the likely cause. {causes}").format(
+            causes=" ".join(GENERAL_CAUSES)
+        ),
     )
 
 

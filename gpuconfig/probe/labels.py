@@ -3,7 +3,8 @@ their variants, the machine's fields with their units, measured figures to the d
 
 Plain text, no markup: the reports put it in HTML, and the command line and the tab can say things the
 same way. A field without a written label gets one made from its key ("pcie_max_generation" reads
-"PCIe max generation"); the key's unit suffix ("_bytes", "_mhz", ...) becomes the value's unit.
+"PCIe max generation", in English); the key's unit suffix ("_bytes", "_mhz", ...) becomes the value's unit.
+The written names are in English here, marked for lupdate, and read in the language in use (core/i18n.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.units import MISSING, format_bytes, format_number
 from gpuconfig.probe.gpu_facts import GpuFacts
 from gpuconfig.probe.machine import System
@@ -20,101 +22,159 @@ from gpuconfig.probe.model import BenchmarkResult, Maybe, Unavailable, to_json
 from gpuconfig.probe.torch_devices import TorchFacts
 
 BENCHMARKS = {
-    "matmul": "Matrix multiply",
-    "memory_bandwidth": "Memory bandwidth",
-    "h2d_bandwidth": "Host to device copy",
-    "d2h_bandwidth": "Device to host copy",
-    "train_cnn": "CNN training step",
-    "train_transformer": "Transformer training step",
-    "train_from_host": "Training step fed from host memory",
-    "dataloader": "DataLoader",
-    "disk_read": "Disk sequential read",
-    "allreduce": "All-reduce",
+    "matmul": QT_TRANSLATE_NOOP("ProbeReport", "Matrix multiply"),
+    "memory_bandwidth": QT_TRANSLATE_NOOP("ProbeReport", "Memory bandwidth"),
+    "h2d_bandwidth": QT_TRANSLATE_NOOP("ProbeReport", "Host to device copy"),
+    "d2h_bandwidth": QT_TRANSLATE_NOOP("ProbeReport", "Device to host copy"),
+    "train_cnn": QT_TRANSLATE_NOOP("ProbeReport", "CNN training step"),
+    "train_transformer": QT_TRANSLATE_NOOP("ProbeReport", "Transformer training step"),
+    "train_from_host": QT_TRANSLATE_NOOP("ProbeReport", "Training step fed from host memory"),
+    "dataloader": QT_TRANSLATE_NOOP("ProbeReport", "DataLoader"),
+    "disk_read": QT_TRANSLATE_NOOP("ProbeReport", "Disk sequential read"),
+    "allreduce": QT_TRANSLATE_NOOP("ProbeReport", "All-reduce"),
 }
 VARIANTS = {
-    "amp": "AMP",
-    "checkpointing": "checkpointing",
-    "amp+checkpointing": "AMP + checkpointing",
-    "resident": "batch on the device",
-    "from_host": "batch from the host",
-    "pinned": "pinned memory",
-    "pageable": "pageable memory",
+    "amp": QT_TRANSLATE_NOOP("ProbeReport", "AMP"),
+    "checkpointing": QT_TRANSLATE_NOOP("ProbeReport", "checkpointing"),
+    "amp+checkpointing": QT_TRANSLATE_NOOP("ProbeReport", "AMP + checkpointing"),
+    "resident": QT_TRANSLATE_NOOP("ProbeReport", "batch on the device"),
+    "from_host": QT_TRANSLATE_NOOP("ProbeReport", "batch from the host"),
+    "pinned": QT_TRANSLATE_NOOP("ProbeReport", "pinned memory"),
+    "pageable": QT_TRANSLATE_NOOP("ProbeReport", "pageable memory"),
 }
 
 # The machine's fields by their key, wherever they appear (a key the reports meet unlabelled is humanised).
 FIELDS = {
-    "os": "Operating system",
-    "cpu": "CPU",
-    "memory": "Memory",
-    "disks": "Disks",
-    "thunderbolt": "Thunderbolt / USB4",
-    "pythons": "Python environments",
-    "gpu": "NVIDIA driver",
-    "system": "System",
-    "machine": "Architecture",
-    "physical_cores": "Physical cores",
-    "logical_cores": "Logical cores",
-    "max_mhz": "Maximum clock",
-    "total_bytes": "Total",
-    "available_bytes": "Available",
-    "swap_bytes": "Swap",
-    "mountpoint": "Mount point",
-    "fstype": "File system",
-    "free_bytes": "Free",
-    "rotational": "Rotating disk",
-    "source": "Found as",
-    "python_version": "Python",
-    "torch": "PyTorch",
-    "count": "NVIDIA GPUs",
-    "driver_version": "Driver",
-    "cuda_driver_version": "CUDA version the driver supports",
-    "nvml_version": "NVML",
-    "pci_bus_id": "PCI bus",
-    "pci_device_id": "PCI device ID",
-    "pci_subsystem_id": "PCI subsystem ID",
-    "memory_total_bytes": "Memory",
-    "power_limit_w": "Power limit",
-    "max_sm_clock_mhz": "Maximum SM clock",
-    "max_mem_clock_mhz": "Maximum memory clock",
-    "ecc_mode": "ECC",
-    "ecc_corrected_volatile": "ECC errors corrected since the driver loaded",
-    "ecc_uncorrected_volatile": "ECC errors uncorrected since the driver loaded",
-    "ecc_corrected_aggregate": "ECC errors corrected, lifetime",
-    "ecc_uncorrected_aggregate": "ECC errors uncorrected, lifetime",
-    "retired_pages": "Retired memory pages",
-    "retired_pages_single_bit": "Retired pages, single-bit errors",
-    "retired_pages_double_bit": "Retired pages, double-bit errors",
-    "retired_pages_pending": "Page retirement pending",
-    "remapped_rows": "Remapped memory rows",
-    "pcie": "PCIe link (NVML)",
-    "max_generation": "Maximum generation",
-    "max_width": "Maximum width",
-    "max_speed_gts": "Maximum speed",
-    "gpu_max_generation": "GPU's own maximum generation",
-    "replay_count": "Replays",
-    "mig_mode": "MIG",
-    "gpu_max_temperature_c": "Maximum operating temperature",
-    "pcie_sysfs": "PCIe link (sysfs)",
-    "bus_id": "Bus",
-    "removable": "External port",
-    "upstream": "Bridges above it",
-    "torch_device": "PyTorch device",
-    "hip": "ROCm (HIP)",
-    "cudnn": "cuDNN",
-    "arch_list": "Architectures compiled in",
-    "arch_in_build": "Device's architecture compiled in",
-    "arch_match": "Architecture used, by device",
-    "mkldnn": "oneDNN (MKL-DNN)",
-    "cpu_capability": "CPU kernels",
-    "threads": "Threads",
-    "device": "Device the benchmarks used",
-    "capability": "Compute capability",
-    "memory_bytes": "Memory",
-    "multiprocessors": "Multiprocessors",
+    "os": QT_TRANSLATE_NOOP("ProbeReport", "Operating system"),
+    "cpu": QT_TRANSLATE_NOOP("ProbeReport", "CPU"),
+    "memory": QT_TRANSLATE_NOOP("ProbeReport", "Memory"),
+    "disks": QT_TRANSLATE_NOOP("ProbeReport", "Disks"),
+    "thunderbolt": QT_TRANSLATE_NOOP("ProbeReport", "Thunderbolt / USB4"),
+    "pythons": QT_TRANSLATE_NOOP("ProbeReport", "Python environments"),
+    "gpu": QT_TRANSLATE_NOOP("ProbeReport", "NVIDIA driver"),
+    "system": QT_TRANSLATE_NOOP("ProbeReport", "System"),
+    "machine": QT_TRANSLATE_NOOP("ProbeReport", "Architecture"),
+    "physical_cores": QT_TRANSLATE_NOOP("ProbeReport", "Physical cores"),
+    "logical_cores": QT_TRANSLATE_NOOP("ProbeReport", "Logical cores"),
+    "max_mhz": QT_TRANSLATE_NOOP("ProbeReport", "Maximum clock"),
+    "total_bytes": QT_TRANSLATE_NOOP("ProbeReport", "Total"),
+    "available_bytes": QT_TRANSLATE_NOOP("ProbeReport", "Available"),
+    "swap_bytes": QT_TRANSLATE_NOOP("ProbeReport", "Swap"),
+    "mountpoint": QT_TRANSLATE_NOOP("ProbeReport", "Mount point"),
+    "fstype": QT_TRANSLATE_NOOP("ProbeReport", "File system"),
+    "free_bytes": QT_TRANSLATE_NOOP("ProbeReport", "Free"),
+    "rotational": QT_TRANSLATE_NOOP("ProbeReport", "Rotating disk"),
+    "source": QT_TRANSLATE_NOOP("ProbeReport", "Found as"),
+    "python_version": QT_TRANSLATE_NOOP("ProbeReport", "Python"),
+    "torch": QT_TRANSLATE_NOOP("ProbeReport", "PyTorch"),
+    "count": QT_TRANSLATE_NOOP("ProbeReport", "NVIDIA GPUs"),
+    "driver_version": QT_TRANSLATE_NOOP("ProbeReport", "Driver"),
+    "cuda_driver_version": QT_TRANSLATE_NOOP("ProbeReport", "CUDA version the driver supports"),
+    "nvml_version": QT_TRANSLATE_NOOP("ProbeReport", "NVML"),
+    "pci_bus_id": QT_TRANSLATE_NOOP("ProbeReport", "PCI bus"),
+    "pci_device_id": QT_TRANSLATE_NOOP("ProbeReport", "PCI device ID"),
+    "pci_subsystem_id": QT_TRANSLATE_NOOP("ProbeReport", "PCI subsystem ID"),
+    "memory_total_bytes": QT_TRANSLATE_NOOP("ProbeReport", "Memory"),
+    "power_limit_w": QT_TRANSLATE_NOOP("ProbeReport", "Power limit"),
+    "max_sm_clock_mhz": QT_TRANSLATE_NOOP("ProbeReport", "Maximum SM clock"),
+    "max_mem_clock_mhz": QT_TRANSLATE_NOOP("ProbeReport", "Maximum memory clock"),
+    "ecc_mode": QT_TRANSLATE_NOOP("ProbeReport", "ECC"),
+    "ecc_corrected_volatile": QT_TRANSLATE_NOOP("ProbeReport", "ECC errors corrected since the driver loaded"),
+    "ecc_uncorrected_volatile": QT_TRANSLATE_NOOP("ProbeReport", "ECC errors uncorrected since the driver loaded"),
+    "ecc_corrected_aggregate": QT_TRANSLATE_NOOP("ProbeReport", "ECC errors corrected, lifetime"),
+    "ecc_uncorrected_aggregate": QT_TRANSLATE_NOOP("ProbeReport", "ECC errors uncorrected, lifetime"),
+    "retired_pages": QT_TRANSLATE_NOOP("ProbeReport", "Retired memory pages"),
+    "retired_pages_single_bit": QT_TRANSLATE_NOOP("ProbeReport", "Retired pages, single-bit errors"),
+    "retired_pages_double_bit": QT_TRANSLATE_NOOP("ProbeReport", "Retired pages, double-bit errors"),
+    "retired_pages_pending": QT_TRANSLATE_NOOP("ProbeReport", "Page retirement pending"),
+    "remapped_rows": QT_TRANSLATE_NOOP("ProbeReport", "Remapped memory rows"),
+    "pcie": QT_TRANSLATE_NOOP("ProbeReport", "PCIe link (NVML)"),
+    "max_generation": QT_TRANSLATE_NOOP("ProbeReport", "Maximum generation"),
+    "max_width": QT_TRANSLATE_NOOP("ProbeReport", "Maximum width"),
+    "max_speed_gts": QT_TRANSLATE_NOOP("ProbeReport", "Maximum speed"),
+    "gpu_max_generation": QT_TRANSLATE_NOOP("ProbeReport", "GPU's own maximum generation"),
+    "replay_count": QT_TRANSLATE_NOOP("ProbeReport", "Replays"),
+    "mig_mode": QT_TRANSLATE_NOOP("ProbeReport", "MIG"),
+    "gpu_max_temperature_c": QT_TRANSLATE_NOOP("ProbeReport", "Maximum operating temperature"),
+    "pcie_sysfs": QT_TRANSLATE_NOOP("ProbeReport", "PCIe link (sysfs)"),
+    "bus_id": QT_TRANSLATE_NOOP("ProbeReport", "Bus"),
+    "removable": QT_TRANSLATE_NOOP("ProbeReport", "External port"),
+    "upstream": QT_TRANSLATE_NOOP("ProbeReport", "Bridges above it"),
+    "torch_device": QT_TRANSLATE_NOOP("ProbeReport", "PyTorch device"),
+    "hip": QT_TRANSLATE_NOOP("ProbeReport", "ROCm (HIP)"),
+    "cudnn": QT_TRANSLATE_NOOP("ProbeReport", "cuDNN"),
+    "arch_list": QT_TRANSLATE_NOOP("ProbeReport", "Architectures compiled in"),
+    "arch_in_build": QT_TRANSLATE_NOOP("ProbeReport", "Device's architecture compiled in"),
+    "arch_match": QT_TRANSLATE_NOOP("ProbeReport", "Architecture used, by device"),
+    "mkldnn": QT_TRANSLATE_NOOP("ProbeReport", "oneDNN (MKL-DNN)"),
+    "cpu_capability": QT_TRANSLATE_NOOP("ProbeReport", "CPU kernels"),
+    "threads": QT_TRANSLATE_NOOP("ProbeReport", "Threads"),
+    "device": QT_TRANSLATE_NOOP("ProbeReport", "Device the benchmarks used"),
+    "capability": QT_TRANSLATE_NOOP("ProbeReport", "Compute capability"),
+    "memory_bytes": QT_TRANSLATE_NOOP("ProbeReport", "Memory"),
+    "multiprocessors": QT_TRANSLATE_NOOP("ProbeReport", "Multiprocessors"),
+    # Labelled as humanised() reads their keys, so that they are translated too.
+    "authorized": QT_TRANSLATE_NOOP("ProbeReport", "Authorized"),
+    "compute_capability": QT_TRANSLATE_NOOP("ProbeReport", "Compute capability"),
+    "cuda_available": QT_TRANSLATE_NOOP("ProbeReport", "CUDA available"),
+    "current": QT_TRANSLATE_NOOP("ProbeReport", "Current"),
+    "current_generation": QT_TRANSLATE_NOOP("ProbeReport", "Current generation"),
+    "current_speed_gts": QT_TRANSLATE_NOOP("ProbeReport", "Current speed"),
+    "current_width": QT_TRANSLATE_NOOP("ProbeReport", "Current width"),
+    "corrected": QT_TRANSLATE_NOOP("ProbeReport", "Corrected"),
+    "deauthorization": QT_TRANSLATE_NOOP("ProbeReport", "Deauthorization"),
+    "device_name": QT_TRANSLATE_NOOP("ProbeReport", "Device name"),
+    "devices": QT_TRANSLATE_NOOP("ProbeReport", "Devices"),
+    "domain": QT_TRANSLATE_NOOP("ProbeReport", "Domain"),
+    "domains": QT_TRANSLATE_NOOP("ProbeReport", "Domains"),
+    "failed": QT_TRANSLATE_NOOP("ProbeReport", "Failed"),
+    "generation": QT_TRANSLATE_NOOP("ProbeReport", "Generation"),
+    "generation_name": QT_TRANSLATE_NOOP("ProbeReport", "Generation name"),
+    "index": QT_TRANSLATE_NOOP("ProbeReport", "Index"),
+    "instruction_sets": QT_TRANSLATE_NOOP("ProbeReport", "Instruction sets"),
+    "iommu_dma_protection": QT_TRANSLATE_NOOP("ProbeReport", "IOMMU DMA protection"),
+    "kernel": QT_TRANSLATE_NOOP("ProbeReport", "Kernel"),
+    "kind": QT_TRANSLATE_NOOP("ProbeReport", "Kind"),
+    "model": QT_TRANSLATE_NOOP("ProbeReport", "Model"),
+    "name": QT_TRANSLATE_NOOP("ProbeReport", "Name"),
+    "path": QT_TRANSLATE_NOOP("ProbeReport", "Path"),
+    "pcie_tunnels": QT_TRANSLATE_NOOP("ProbeReport", "PCIe tunnels"),
+    "pending": QT_TRANSLATE_NOOP("ProbeReport", "Pending"),
+    "persistence_mode": QT_TRANSLATE_NOOP("ProbeReport", "Persistence mode"),
+    "release": QT_TRANSLATE_NOOP("ProbeReport", "Release"),
+    "route": QT_TRANSLATE_NOOP("ProbeReport", "Route"),
+    "rx_lanes": QT_TRANSLATE_NOOP("ProbeReport", "RX lanes"),
+    "rx_link_gbps": QT_TRANSLATE_NOOP("ProbeReport", "RX link"),
+    "rx_speed_gbps": QT_TRANSLATE_NOOP("ProbeReport", "RX speed"),
+    "security": QT_TRANSLATE_NOOP("ProbeReport", "Security"),
+    "shutdown_temperature_c": QT_TRANSLATE_NOOP("ProbeReport", "Shutdown temperature"),
+    "slowdown_temperature_c": QT_TRANSLATE_NOOP("ProbeReport", "Slowdown temperature"),
+    "tx_lanes": QT_TRANSLATE_NOOP("ProbeReport", "TX lanes"),
+    "tx_link_gbps": QT_TRANSLATE_NOOP("ProbeReport", "TX link"),
+    "tx_speed_gbps": QT_TRANSLATE_NOOP("ProbeReport", "TX speed"),
+    "uncorrected": QT_TRANSLATE_NOOP("ProbeReport", "Uncorrected"),
+    "unique_id": QT_TRANSLATE_NOOP("ProbeReport", "Unique ID"),
+    "vendor": QT_TRANSLATE_NOOP("ProbeReport", "Vendor"),
+    "vendor_name": QT_TRANSLATE_NOOP("ProbeReport", "Vendor name"),
+    "version": QT_TRANSLATE_NOOP("ProbeReport", "Version"),
 }
 # What one item of a listed field is called, and the key that tells the items apart.
-ITEMS = {"disks": "Disk", "pythons": "Python", "upstream": "Bridge", "devices": "Device", "domains": "Domain"}
+ITEMS = {
+    "disks": QT_TRANSLATE_NOOP("ProbeReport", "Disk"),
+    "pythons": QT_TRANSLATE_NOOP("ProbeReport", "Python"),
+    "upstream": QT_TRANSLATE_NOOP("ProbeReport", "Bridge"),
+    "devices": QT_TRANSLATE_NOOP("ProbeReport", "Device"),
+    "domains": QT_TRANSLATE_NOOP("ProbeReport", "Domain"),
+}
 ITEM_KEYS = ("device", "path", "bus_id", "index", "name")
+# The words of a record written on one line ("current: yes · pending: no"), as humanised() reads their keys.
+INLINE = {
+    "current": QT_TRANSLATE_NOOP("ProbeReport", "current"),
+    "pending": QT_TRANSLATE_NOOP("ProbeReport", "pending"),
+    "corrected": QT_TRANSLATE_NOOP("ProbeReport", "corrected"),
+    "uncorrected": QT_TRANSLATE_NOOP("ProbeReport", "uncorrected"),
+    "failed": QT_TRANSLATE_NOOP("ProbeReport", "failed"),
+}
 # Key suffixes that name a unit; the value is written with it and the label without it.
 UNITS = {"mhz": "MHz", "w": "W", "c": "°C", "gts": "GT/s", "gbps": "Gb/s", "mbs": "MB/s", "pct": "%", "s": "s"}
 WORDS = {
@@ -139,14 +199,19 @@ WORDS = {
 }
 
 
+def _t(text: str) -> str:
+    """Only for texts marked where they are written (the tables above): translate() marks the rest for lupdate."""
+    return translate("ProbeReport", text)
+
+
 def benchmark_name(name: str) -> str:
     """'matmul' -> 'Matrix multiply'."""
-    return BENCHMARKS.get(name) or humanised(name)
+    return _t(BENCHMARKS[name]) if name in BENCHMARKS else humanised(name)
 
 
 def variant_name(variant: str) -> str:
     """'amp+checkpointing' -> 'AMP + checkpointing'; one without a name ('num_workers=2') as it is."""
-    return VARIANTS.get(variant, variant)
+    return _t(VARIANTS[variant]) if variant in VARIANTS else variant
 
 
 def figure_label(result: BenchmarkResult) -> str:
@@ -165,7 +230,7 @@ def humanised(key: str, capital: bool = True) -> str:
 
 
 def field_label(key: str) -> str:
-    return FIELDS.get(key) or humanised(key)
+    return _t(FIELDS[key]) if key in FIELDS else humanised(key)
 
 
 def figure(value: float) -> str:
@@ -196,11 +261,11 @@ def duration(seconds: float) -> str:
 def fact(key: str, value: Any) -> str:
     """A machine field's value in words, with the unit its key names: 85520809984 bytes -> '79.65 GiB'."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return translate("ProbeReport", "yes") if value else translate("ProbeReport", "no")
     if value is None:
         return MISSING
     if isinstance(value, list | tuple):
-        return ", ".join(fact("", v) for v in value) or "none"
+        return ", ".join(fact("", v) for v in value) or translate("ProbeReport", "none")
     if not isinstance(value, int | float):
         return str(value)
     unit = key.rsplit("_", 1)[-1] if "_" in key else ""
@@ -242,7 +307,8 @@ def _field(key: str, value: Any, headings: bool = False) -> list[Field]:
     label = field_label(key)
     missing = Unavailable.read(value)
     if missing is not None:
-        return [Field(label, f"unavailable — {missing.reason}", missing=True)]
+        said = translate("ProbeReport", "unavailable — {reason}").format(reason=missing.reason)
+        return [Field(label, said, missing=True)]
     if isinstance(value, Mapping):
         if not headings and _plain(value):
             return [Field(label, _inline(value))]
@@ -255,7 +321,8 @@ def _field(key: str, value: Any, headings: bool = False) -> list[Field]:
 def _item(key: str, index: int, item: Mapping[str, Any]) -> list[Field]:
     """One record of a list (a disk, a Python, a bridge), headed by what tells it apart."""
     name = next((k for k in ITEM_KEYS if isinstance(item.get(k), str | int) and item.get(k) != ""), None)
-    title = f"{ITEMS.get(key) or field_label(key)} {item[name] if name is not None else index + 1}"
+    kind = _t(ITEMS[key]) if key in ITEMS else field_label(key)
+    title = f"{kind} {item[name] if name is not None else index + 1}"
     return [Field(title, heading=True), *machine_fields({k: v for k, v in item.items() if k != name})]
 
 
@@ -270,8 +337,15 @@ def _inline(value: Mapping[str, Any]) -> str:
     if len(value) > 4:
         has = [str(k).upper() for k, v in value.items() if v]
         lacks = [str(k).upper() for k, v in value.items() if not v]
-        return "; ".join(f"{word} {', '.join(keys)}" for word, keys in (("has", has), ("lacks", lacks)) if keys)
-    return " · ".join(f"{humanised(str(k), capital=False)}: {fact(str(k), v)}" for k, v in value.items()) or "none"
+        said = [translate("ProbeReport", "has {names}").format(names=", ".join(has))] if has else []
+        said += [translate("ProbeReport", "lacks {names}").format(names=", ".join(lacks))] if lacks else []
+        return "; ".join(said)
+    pairs = [f"{_inline_word(str(k))}: {fact(str(k), v)}" for k, v in value.items()]
+    return " · ".join(pairs) or translate("ProbeReport", "none")
+
+
+def _inline_word(key: str) -> str:
+    return _t(INLINE[key]) if key in INLINE else humanised(key, capital=False)
 
 
 def machine_groups(
@@ -279,7 +353,7 @@ def machine_groups(
 ) -> list[tuple[str, list[Field]]]:
     """The Machine section by subject: the system, each GPU ("GPU 0: NVIDIA H100 80GB HBM3 (cuda:0)"), and
     PyTorch, each a title and its fields."""
-    groups = [("System", machine_fields(to_json(system), headings=True))]
+    groups = [(translate("ProbeReport", "System"), machine_fields(to_json(system), headings=True))]
     for index, device in enumerate(to_json(devices)):
         name, linked, number = device.get("name"), device.get("torch_device"), device.get("index")
         title = f"GPU {number if isinstance(number, int) else index}" + (f": {name}" if isinstance(name, str) else "")

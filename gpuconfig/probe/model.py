@@ -213,6 +213,9 @@ class Verdict:
 
     status: pass, warn or fail against a written threshold, or info where there is nothing to compare
     with (the threshold then says why). source: where the threshold or the expected figure comes from.
+    check_id: the check's English name where `check` reads in another language (None, and left out of the
+    JSON form, where `check` is that name). A program finds a check by `key` (in JSON: "check_id", else
+    "check"), the same in every language; `check` is only for people to read.
     """
 
     check: str
@@ -225,6 +228,12 @@ class Verdict:
     threshold: str = ""
     source: str = ""
     advice: str = ""
+    check_id: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The check's English name ("PCIe link", "Matmul fp32"), whatever language the report is in."""
+        return self.check_id or self.check
 
     @property
     def ratio(self) -> float | None:
@@ -233,7 +242,8 @@ class Verdict:
         return self.measured / self.expected
 
     def record(self) -> dict[str, Any]:
-        return {**asdict(self), "ratio": None if self.ratio is None else round(self.ratio, 4)}
+        data = {k: v for k, v in asdict(self).items() if k != "check_id" or v is not None}
+        return {**data, "ratio": None if self.ratio is None else round(self.ratio, 4)}
 
     @classmethod
     def from_record(cls, data: dict[str, Any]) -> Verdict:

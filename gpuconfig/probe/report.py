@@ -3,7 +3,8 @@ compared. PDF is the HTML printed by Qt's own PDF writer in the Probe tab, so th
 rich text lays out: tables sized by width attributes and spaced by cellpadding, colours on text and cells.
 
 A report reads top down: the verdict summary, the verdicts, the benchmarks with their spread and whether
-each can be trusted, what else the machine did meanwhile, and the machine itself. Every word is escaped.
+each can be trusted, what else the machine did meanwhile, and the machine itself. Every word is escaped, and
+in the language in use (core/i18n.py, context "ProbeReport"; the verdicts' own words are the run's).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from html import escape
 from pathlib import Path
 
 from gpuconfig import __version__
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, html_language, translate
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import write_text_atomic
 from gpuconfig.core.units import MISSING, format_bytes
@@ -35,6 +37,22 @@ from gpuconfig.probe.stability import stability
 STATUS_COLOURS = {"pass": "#1a7f37", "warn": "#9a6700", "fail": "#cf222e", "info": "#57606a"}
 STATUS_TINTS = {"pass": "#e6f4ea", "warn": "#fff4d6", "fail": "#fdecea", "info": "#f2f4f7"}
 WORST_FIRST = ("fail", "warn", "pass", "info")
+# What each status, a verdict's or a benchmark's, reads as; and a count of verdicts of each status.
+STATUS_WORDS = {
+    "pass": QT_TRANSLATE_NOOP("ProbeReport", "pass"),
+    "warn": QT_TRANSLATE_NOOP("ProbeReport", "warn"),
+    "fail": QT_TRANSLATE_NOOP("ProbeReport", "fail"),
+    "info": QT_TRANSLATE_NOOP("ProbeReport", "info"),
+    "ok": QT_TRANSLATE_NOOP("ProbeReport", "ok"),
+    "failed": QT_TRANSLATE_NOOP("ProbeReport", "failed"),
+    "skipped": QT_TRANSLATE_NOOP("ProbeReport", "skipped"),
+}
+TALLY = {
+    "pass": QT_TRANSLATE_NOOP("ProbeReport", "{n} pass"),
+    "warn": QT_TRANSLATE_NOOP("ProbeReport", "{n} warn"),
+    "fail": QT_TRANSLATE_NOOP("ProbeReport", "{n} fail"),
+    "info": QT_TRANSLATE_NOOP("ProbeReport", "{n} info"),
+}
 AMBER, AMBER_TINT = STATUS_COLOURS["warn"], STATUS_TINTS["warn"]
 # Characters: a longer threshold is written once under the notes and cited in each verdict it judges.
 LONG_THRESHOLD = 160
@@ -64,30 +82,55 @@ td.notable {{ background-color: {AMBER_TINT}; color: {AMBER}; }}
 # skips the style sheet that holds one, so this stays apart from STYLE.
 SCREEN_STYLE = "@media screen and (min-width: 0) { body { max-width: 190mm; margin: 16px auto; } }"
 
-# Column titles, widths (% of the page) and whether the column holds numbers.
+# Column titles (in English, each marked for the language in use), widths (% of the page) and whether the
+# column holds numbers.
 Columns = Sequence[tuple[str, int, bool]]
-VERDICT_COLUMNS: Columns = (("Status", 10, False), ("Check", 21, False), ("Subject", 10, False), ("Result", 59, False))
+VERDICT_COLUMNS: Columns = (
+    (QT_TRANSLATE_NOOP("ProbeReport", "Status"), 10, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Check"), 21, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Subject"), 10, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Result"), 59, False),
+)
 BENCHMARK_COLUMNS: Columns = (
-    ("Benchmark", 20, False),
-    ("Type", 6, False),
-    ("Variant", 18, False),
-    ("Device", 10, False),
-    ("Value", 10, True),
-    ("Unit", 13, False),
-    ("Spread", 12, True),
-    ("Samples", 11, True),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Benchmark"), 20, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Type"), 6, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Variant"), 18, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Device"), 10, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Value"), 10, True),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Unit"), 13, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Spread"), 12, True),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Samples"), 11, True),
 )
 COMPARE_COLUMNS: Columns = (
-    ("Benchmark", 17, False),
-    ("Type and variant", 16, False),
-    ("Device", 10, False),
-    ("First", 9, True),
-    ("Spread", 9, True),
-    ("Second", 9, True),
-    ("Spread", 9, True),
-    ("Unit", 11, False),
-    ("Second / first", 10, True),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Benchmark"), 17, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Type and variant"), 16, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Device"), 10, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "First"), 9, True),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Spread"), 9, True),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Second"), 9, True),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Spread"), 9, True),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Unit"), 11, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Second / first"), 10, True),
 )
+HAPPENING_COLUMNS: Columns = (
+    (QT_TRANSLATE_NOOP("ProbeReport", "What"), 30, False),
+    (QT_TRANSLATE_NOOP("ProbeReport", "Seen"), 70, False),
+)
+
+
+def _t(text: str) -> str:
+    """Only for texts marked where they are written (the tables above): translate() marks the rest for lupdate."""
+    return translate("ProbeReport", text)
+
+
+def status_word(status: str) -> str:
+    """A verdict's or a benchmark's status in words ("pass", "skipped"); an unknown one as it is."""
+    return _t(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+
+
+def tally(counts: dict[str, int]) -> str:
+    """'3 pass · 1 warn · 0 fail · 5 info'."""
+    return " · ".join(_t(TALLY[status]).format(n=counts.get(status, 0)) for status in VERDICT_STATUSES)
 
 
 def write_json(run: ProbeRun, path: Path) -> None:
@@ -101,19 +144,20 @@ def write_html(run: ProbeRun, path: Path) -> None:
 def html(run: ProbeRun) -> str:
     """The report of one run: a standalone HTML document (inline CSS, no scripts or remote files)."""
     notes = list(dict.fromkeys(n for v in run.verdicts for n in (_long(v.threshold), v.source) if n))
+    title = translate("ProbeReport", "gpuconfig probe of {host}, {when}")
     return _page(
-        f"gpuconfig probe of {run.host}, {_when(run.started_at)}",
+        title.format(host=run.host, when=_when(run.started_at)),
         [
-            f"<h1>Probe report: {escape(run.host)}</h1>",
+            _heading("h1", translate("ProbeReport", "Probe report: {host}").format(host=run.host)),
             _headline(run),
             _facts([(label, escape(text)) for label, text in _run_facts(run)]),
-            "<h2>Verdicts</h2>",
+            _heading("h2", translate("ProbeReport", "Verdicts")),
             _table(VERDICT_COLUMNS, [_verdict_row(v, notes) for v in run.verdicts]),
-            "<h2>Benchmarks</h2>",
+            _heading("h2", translate("ProbeReport", "Benchmarks")),
             _table(BENCHMARK_COLUMNS, _benchmark_rows(run.results)),
             f"<p class='note'>{escape(_benchmark_legend())}</p>",
             *_happenings(run),
-            "<h2>Machine</h2>",
+            _heading("h2", translate("ProbeReport", "Machine")),
             *_machine(run),
             *_notes(notes),
         ],
@@ -121,17 +165,23 @@ def html(run: ProbeRun) -> str:
 
 
 def _page(title: str, parts: Iterable[str]) -> str:
-    made = f"<p class='note'>Made with gpuconfig {escape(__version__)}.</p>"
-    head = f"<html lang='en'><head><meta charset='utf-8'><title>{escape(title)}</title><style>{STYLE}</style>"
+    made = translate("ProbeReport", "Made with gpuconfig {version}.").format(version=__version__)
+    made = f"<p class='note'>{escape(made)}</p>"
+    head = f"<html lang='{html_language()}'><head><meta charset='utf-8'><title>{escape(title)}</title>"
+    head += f"<style>{STYLE}</style>"
     head += f"<style>{SCREEN_STYLE}</style></head>"
     return "\n".join([head, "<body>", *parts, made, "</body></html>"])
+
+
+def _heading(tag: str, text: str) -> str:
+    return f"<{tag}>{escape(text)}</{tag}>"
 
 
 def _table(columns: Columns, rows: Iterable[str]) -> str:
     """A full-width table with a header row (repeated on each page of a PDF)."""
     head = "".join(
         f"<th width='{width}%' align='{'right' if number else 'left'}'{' class=num' if number else ''}>"
-        f"{escape(title)}</th>"
+        f"{escape(_t(title))}</th>"
         for title, width, number in columns
     )
     return (
@@ -165,54 +215,62 @@ def _headline(run: ProbeRun) -> str:
     """The verdicts in one line, led by the worst status: a coloured band above everything else."""
     counts = run.counts
     worst = _worst(counts)
-    tally = " · ".join(f"{counts.get(status, 0)} {status}" for status in VERDICT_STATUSES)
     return (
         f"<table width='100%' cellspacing='0' cellpadding='8' bgcolor='{STATUS_TINTS[worst]}'><tr>"
         f"<td width='1%' bgcolor='{STATUS_COLOURS[worst]}'></td>"
         f"<td><span style='font-size: 15pt; font-weight: bold; color: {STATUS_COLOURS[worst]}'>"
-        f"{escape(worst.upper())}</span>&nbsp;&nbsp;<span style='font-size: 11pt'>{escape(_verdict_words(counts))}"
-        f"</span><br><span style='font-size: 10.5pt'>{escape(tally)}</span></td></tr></table>"
+        f"{escape(status_word(worst).upper())}</span>&nbsp;&nbsp;<span style='font-size: 11pt'>"
+        f"{escape(_verdict_words(counts))}</span><br><span style='font-size: 10.5pt'>{escape(tally(counts))}"
+        "</span></td></tr></table>"
     )
 
 
 def _verdict_words(counts: dict[str, int]) -> str:
-    if counts.get("fail"):
-        return f"{_checks(counts['fail'])} failed"
-    if counts.get("warn"):
-        return f"{_checks(counts['warn'])} to look at"
+    if n := counts.get("fail"):
+        said = translate("ProbeReport", "1 check failed") if n == 1 else translate("ProbeReport", "{n} checks failed")
+        return said.format(n=n)
+    if n := counts.get("warn"):
+        said = (
+            translate("ProbeReport", "1 check to look at")
+            if n == 1
+            else translate("ProbeReport", "{n} checks to look at")
+        )
+        return said.format(n=n)
     if counts.get("pass"):
-        return "every judged check passed"
-    return "nothing to judge against: figures reported as measured"
-
-
-def _checks(n: int) -> str:
-    return f"{n} check{'s' if n != 1 else ''}"
+        return translate("ProbeReport", "every judged check passed")
+    return translate("ProbeReport", "nothing to judge against: figures reported as measured")
 
 
 def _run_facts(run: ProbeRun) -> list[tuple[str, str]]:
     """The run in a few lines: the machine, when, the suite and its time, the Python, the figures."""
     return [
-        ("Machine", machine_line(run)),
-        ("Started", _when(run.started_at)),
-        ("Suite", f"{run.suite} · {_took(run)}"),
-        ("Python", run.python or MISSING),
-        ("Figures", _figure_counts(run.results)),
+        (translate("ProbeReport", "Machine"), machine_line(run)),
+        (translate("ProbeReport", "Started"), _when(run.started_at)),
+        (translate("ProbeReport", "Suite"), f"{run.suite} · {_took(run)}"),
+        (translate("ProbeReport", "Python"), run.python or MISSING),
+        (translate("ProbeReport", "Figures"), _figure_counts(run.results)),
     ]
 
 
 def machine_line(run: ProbeRun) -> str:
     """'lab-7 · AMD EPYC, 16 cores · 125.9 GiB memory · 1 × NVIDIA H100 80GB HBM3 · PyTorch 2.11.0 (CUDA 13.0)'."""
     cpu = run.system.cpu
-    cores = f", {cpu.logical_cores} cores" if isinstance(cpu.logical_cores, int) else ""
-    parts = [run.host, (cpu.model or "unknown CPU") + cores]
+    model = cpu.model or translate("ProbeReport", "unknown CPU")
+    cores = cpu.logical_cores
+    parts = [
+        run.host,
+        translate("ProbeReport", "{cpu}, {n} cores").format(cpu=model, n=cores) if isinstance(cores, int) else model,
+    ]
     if run.system.memory.total_bytes:
-        parts.append(f"{format_bytes(run.system.memory.total_bytes)} memory")
-    names = [d.known_name or "unnamed NVIDIA GPU" for d in run.devices]
+        memory = format_bytes(run.system.memory.total_bytes)
+        parts.append(translate("ProbeReport", "{size} memory").format(size=memory))
+    names = [d.known_name or translate("ProbeReport", "unnamed NVIDIA GPU") for d in run.devices]
     if names:
         parts += [f"{names.count(n)} × {n}" for n in dict.fromkeys(names)]
     else:
-        why = run.system.gpu.reason if isinstance(run.system.gpu, Unavailable) else "none found"
-        parts.append(f"no NVIDIA GPU: {why}")
+        gpu = run.system.gpu
+        why = gpu.reason if isinstance(gpu, Unavailable) else translate("ProbeReport", "none found")
+        parts.append(translate("ProbeReport", "no NVIDIA GPU: {why}").format(why=why))
     parts.append(_torch_words(run))
     return " · ".join(p for p in parts if p)
 
@@ -220,8 +278,14 @@ def machine_line(run: ProbeRun) -> str:
 def _torch_words(run: ProbeRun) -> str:
     torch = run.torch
     if isinstance(torch, Unavailable):
-        return f"no PyTorch: {torch.reason}"
-    build = f"CUDA {torch.cuda}" if torch.cuda else f"ROCm {torch.hip}" if torch.hip else "CPU only"
+        return translate("ProbeReport", "no PyTorch: {reason}").format(reason=torch.reason)
+    build = (
+        f"CUDA {torch.cuda}"
+        if torch.cuda
+        else f"ROCm {torch.hip}"
+        if torch.hip
+        else translate("ProbeReport", "CPU only")
+    )
     return f"PyTorch {torch.version} ({build})"
 
 
@@ -238,21 +302,26 @@ def _when(started_at: str) -> str:
 def _took(run: ProbeRun) -> str:
     took = duration(run.seconds)
     if run.cancelled:
-        return f"cancelled after {took}"
+        return translate("ProbeReport", "cancelled after {took}").format(took=took)
     if run.budget_s is None:
-        return f"took {took}"
-    budget = duration(run.budget_s)
-    return f"took {took}, over its {budget} budget" if run.seconds > run.budget_s else f"took {took} of {budget}"
+        return translate("ProbeReport", "took {took}").format(took=took)
+    said = (
+        translate("ProbeReport", "took {took}, over its {budget} budget")
+        if run.seconds > run.budget_s
+        else translate("ProbeReport", "took {took} of {budget}")
+    )
+    return said.format(took=took, budget=duration(run.budget_s))
 
 
 def _figure_counts(results: Sequence[BenchmarkResult]) -> str:
     measured = [r for r in results if r.status == "ok" and r.value is not None]
     unstable = sum(not stability(r).stable for r in measured)
-    parts = [f"{len(measured)} measured"]
-    parts += [f"{unstable} unstable (not judged)"] * bool(unstable)
-    for status in ("skipped", "failed"):
-        if n := sum(r.status == status for r in results):
-            parts.append(f"{n} {status}")
+    parts = [translate("ProbeReport", "{n} measured").format(n=len(measured))]
+    parts += [translate("ProbeReport", "{n} unstable (not judged)").format(n=unstable)] * bool(unstable)
+    if n := sum(r.status == "skipped" for r in results):
+        parts.append(translate("ProbeReport", "{n} skipped").format(n=n))
+    if n := sum(r.status == "failed" for r in results):
+        parts.append(translate("ProbeReport", "{n} failed").format(n=n))
     return " · ".join(parts)
 
 
@@ -261,7 +330,7 @@ def _figure_counts(results: Sequence[BenchmarkResult]) -> str:
 
 def _status(status: str) -> str:
     colour = STATUS_COLOURS.get(status, STATUS_COLOURS["info"])
-    return f"<b style='color:{colour}'>{escape(status.upper())}</b>"
+    return f"<b style='color:{colour}'>{escape(status_word(status).upper())}</b>"
 
 
 def _long(threshold: str) -> str:
@@ -273,15 +342,18 @@ def _verdict_row(verdict: Verdict, notes: list[str]) -> str:
     """Status, check, subject, and the result with what to do, the threshold and where it comes from."""
     result = escape(verdict.message)
     if verdict.advice:
-        result += f"<br><span class='advice'>What to do: {escape(verdict.advice)}</span>"
+        advice = translate("ProbeReport", "What to do: {advice}").format(advice=verdict.advice)
+        result += f"<br><span class='advice'>{escape(advice)}</span>"
     basis = []
     if verdict.threshold:
-        long = verdict.threshold in notes
-        basis.append(
-            f"Threshold [{notes.index(verdict.threshold) + 1}]" if long else f"Threshold: {escape(verdict.threshold)}"
+        threshold = (
+            translate("ProbeReport", "Threshold [{n}]").format(n=notes.index(verdict.threshold) + 1)
+            if verdict.threshold in notes
+            else translate("ProbeReport", "Threshold: {threshold}").format(threshold=verdict.threshold)
         )
+        basis.append(escape(threshold))
     if verdict.source:
-        basis.append(f"source [{notes.index(verdict.source) + 1}]")
+        basis.append(escape(translate("ProbeReport", "source [{n}]").format(n=notes.index(verdict.source) + 1)))
     if basis:
         result += f"<br><span class='note'>{' · '.join(basis)}</span>"
     cells = (_status(verdict.status), escape(verdict.check), escape(verdict.subject), result)
@@ -316,24 +388,30 @@ def _benchmark_row(result: BenchmarkResult, name: str) -> list[str]:
     ]
     rows = ["<tr>" + "".join(cells) + "</tr>"]
     if not judged.stable:
-        why = f"<span class='unstable'><b>Unstable:</b> {escape(judged.why)}</span>"
+        unstable = translate("ProbeReport", "Unstable:")
+        why = f"<span class='unstable'><b>{escape(unstable)}</b> {escape(judged.why)}</span>"
         rows.append(f"<tr>{_cell('')}{_cell(why, span=len(BENCHMARK_COLUMNS) - 1)}</tr>")
     return rows
 
 
 def _not_measured(result: BenchmarkResult) -> str:
-    word = result.status if result.status != "ok" else "no figure"
-    return f"{word}: {result.reason}" if result.reason else word
+    word = status_word(result.status) if result.status != "ok" else translate("ProbeReport", "no figure")
+    return (
+        translate("ProbeReport", "{status}: {reason}").format(status=word, reason=result.reason)
+        if result.reason
+        else word
+    )
 
 
 def _benchmark_legend() -> str:
     limits = references().thresholds
-    return (
+    return translate(
+        "ProbeReport",
         "Value: the median of the samples (each a timed repeat). Spread: half the range of the middle half of "
         "the samples, as a share of the median. A figure is unstable, and not judged, when it spreads more than "
-        f"±{100 * limits['stable_spread']:.0f} % or, for a figure of the CPU, when other processes took more than "
-        f"{100 * limits['busy_share']:.0f} % of the CPUs while it was measured."
-    )
+        "±{spread:.0f} % or, for a figure of the CPU, when other processes took more than "
+        "{busy:.0f} % of the CPUs while it was measured.",
+    ).format(spread=100 * limits["stable_spread"], busy=100 * limits["busy_share"])
 
 
 def _happenings(run: ProbeRun) -> list[str]:
@@ -346,7 +424,7 @@ def _happenings(run: ProbeRun) -> list[str]:
         css = "notable" if h.notable else ""
         topic = f"<b>{escape(h.topic)}</b>" if h.notable else escape(h.topic)
         rows.append(f"<tr>{_cell(topic, css=css)}{_cell(escape(h.text), css=css)}</tr>")
-    return ["<h2>What else was happening</h2>", _table((("What", 30, False), ("Seen", 70, False)), rows)]
+    return [_heading("h2", translate("ProbeReport", "What else was happening")), _table(HAPPENING_COLUMNS, rows)]
 
 
 # -- the machine ----------------------------------------------------------------------------------
@@ -377,7 +455,7 @@ def _notes(notes: Sequence[str]) -> list[str]:
     if not notes:
         return []
     listed = "".join(f"<p class='note'>[{n}] {escape(note)}</p>" for n, note in enumerate(notes, 1))
-    return ["<h2>Thresholds and sources</h2>", listed]
+    return [_heading("h2", translate("ProbeReport", "Thresholds and sources")), listed]
 
 
 # -- two runs -------------------------------------------------------------------------------------
@@ -413,19 +491,22 @@ def compare_html(a: ProbeRun, b: ProbeRun) -> str:
     the second over the first; a change between stable figures larger than a stable figure may spread is
     highlighted, a ratio involving an unstable figure is muted and marked."""
     facts = [(label, escape(x), escape(y)) for (label, x), (_, y) in zip(_run_facts(a), _run_facts(b), strict=True)]
-    rows = [facts[0], ("Verdicts", _tally(a), _tally(b)), *facts[1:]]
+    rows = [facts[0], (translate("ProbeReport", "Verdicts"), _tally(a), _tally(b)), *facts[1:]]
     head = "".join(f"<tr>{_cell(escape(label), css='label')}{_cell(x)}{_cell(y)}</tr>" for label, x, y in rows)
     pairs = _pairs(a, b)
     names = _names([shown for shown, _, _ in pairs])
     body = [_compare_row(pair, name) for pair, name in zip(pairs, names, strict=True)]
+    title = translate("ProbeReport", "gpuconfig probe: {first_host} {first_started} against {host} {started}")
+    first = translate("ProbeReport", "First: {host}, {suite} suite").format(host=a.host, suite=a.suite)
+    second = translate("ProbeReport", "Second: {host}, {suite} suite").format(host=b.host, suite=b.suite)
     return _page(
-        f"gpuconfig probe: {a.host} {a.started_at} against {b.host} {b.started_at}",
+        title.format(first_host=a.host, first_started=a.started_at, host=b.host, started=b.started_at),
         [
-            "<h1>Probe runs compared</h1>",
+            _heading("h1", translate("ProbeReport", "Probe runs compared")),
             "<table class='grid' width='100%' cellspacing='0' cellpadding='3'>"
-            f"<thead><tr><th width='12%'></th>{_run_title('First', a)}{_run_title('Second', b)}</tr></thead>"
+            f"<thead><tr><th width='12%'></th>{_run_title(first)}{_run_title(second)}</tr></thead>"
             f"{head}</table>",
-            "<h2>Benchmarks</h2>",
+            _heading("h2", translate("ProbeReport", "Benchmarks")),
             _table(COMPARE_COLUMNS, body),
             f"<p class='note'>{escape(_compare_legend())}</p>",
         ],
@@ -434,14 +515,12 @@ def compare_html(a: ProbeRun, b: ProbeRun) -> str:
 
 def _tally(run: ProbeRun) -> str:
     counts = run.counts
-    worst = _worst(counts)
-    tally = " · ".join(f"{counts.get(s, 0)} {s}" for s in VERDICT_STATUSES)
-    return f"{_status(worst)} {escape(tally)}"
+    return f"{_status(_worst(counts))} {escape(tally(counts))}"
 
 
-def _run_title(which: str, run: ProbeRun) -> str:
+def _run_title(title: str) -> str:
     """'First: lab-7, quick suite' over a run's column."""
-    return f"<th width='44%' align='left'>{escape(f'{which}: {run.host}, {run.suite} suite')}</th>"
+    return f"<th width='44%' align='left'>{escape(title)}</th>"
 
 
 def _compare_row(pair: Pair, name: str) -> str:
@@ -460,7 +539,7 @@ def _side(result: BenchmarkResult | None) -> list[str]:
     if result is None:
         return [_cell(MISSING, True), _cell("", True)]
     if result.status != "ok" or result.value is None:
-        return [_cell(f"<span class='muted'>{escape(result.status)}</span>", True), _cell("", True)]
+        return [_cell(f"<span class='muted'>{escape(status_word(result.status))}</span>", True), _cell("", True)]
     judged = stability(result)
     spread = percent(judged.spread.spread) if judged.spread else MISSING
     return [_cell(escape(figure(result.value)), True, "" if judged.stable else "unstable"), _cell(spread, True)]
@@ -474,17 +553,18 @@ def _change(x: BenchmarkResult | None, y: BenchmarkResult | None) -> str:
         return MISSING
     text = escape(ratio(vb / va))
     if not (stability(x).stable and stability(y).stable):
-        return f"<span class='muted'>{text}<br>unstable</span>"
+        unstable = translate("ProbeReport", "unstable")
+        return f"<span class='muted'>{text}<br>{escape(unstable)}</span>"
     if abs(vb / va - 1) > references().thresholds["stable_spread"]:
         return f"<span class='{'up' if vb > va else 'down'}'>{text}</span>"
     return text
 
 
 def _compare_legend() -> str:
-    limit = f"±{100 * references().thresholds['stable_spread']:.0f} %"
-    return (
+    return translate(
+        "ProbeReport",
         "Second / first: the second run's median over the first's. Between two stable figures a change of more "
-        f"than {limit} is highlighted (green: higher, red: lower). A ratio involving an unstable figure is muted "
-        "and marked unstable: it is no finding. Spread: half the range of the middle half of the samples, as a "
-        "share of the median."
-    )
+        "than ±{spread:.0f} % is highlighted (green: higher, red: lower). A ratio involving an unstable figure is "
+        "muted and marked unstable: it is no finding. Spread: half the range of the middle half of the samples, "
+        "as a share of the median.",
+    ).format(spread=100 * references().thresholds["stable_spread"])

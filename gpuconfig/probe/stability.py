@@ -17,6 +17,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gpuconfig.core.i18n import translate
 from gpuconfig.probe.labels import figure_label
 from gpuconfig.probe.model import BenchmarkResult, read_samples
 from gpuconfig.probe.references import references
@@ -57,8 +58,14 @@ class Spread:
     spread: float
     samples: int
 
-    def text(self, of: str = "samples") -> str:
-        return f"±{100 * self.spread:.1f} % over {self.samples} {of}"
+    def text(self, pairs: bool = False) -> str:
+        """'±3.1 % over 5 samples' (or pairs)."""
+        said = (
+            translate("ProbeReport", "±{spread:.1f} % over {n} pairs")
+            if pairs
+            else translate("ProbeReport", "±{spread:.1f} % over {n} samples")
+        )
+        return said.format(spread=100 * self.spread, n=self.samples)
 
 
 def spread_of(samples: Sequence[float]) -> Spread | None:
@@ -95,9 +102,20 @@ def busy(result: BenchmarkResult) -> str:
     if others + steal <= references().thresholds["busy_share"]:
         return ""
     cpus = load.get("cpus")
-    of = f" of the {cpus} CPUs" if isinstance(cpus, int) and cpus > 0 else " of the CPUs"
-    stolen = f", the hypervisor stole {100 * steal:.0f} %" if steal >= 0.005 else ""
-    return f"other processes used {100 * others:.0f} %{of}{stolen}"
+    counted = isinstance(cpus, int) and cpus > 0
+    if counted and steal >= 0.005:
+        said = translate(
+            "ProbeReport", "other processes used {others:.0f} % of the {cpus} CPUs, the hypervisor stole {steal:.0f} %"
+        )
+    elif counted:
+        said = translate("ProbeReport", "other processes used {others:.0f} % of the {cpus} CPUs")
+    elif steal >= 0.005:
+        said = translate(
+            "ProbeReport", "other processes used {others:.0f} % of the CPUs, the hypervisor stole {steal:.0f} %"
+        )
+    else:
+        said = translate("ProbeReport", "other processes used {others:.0f} % of the CPUs")
+    return said.format(others=100 * others, cpus=cpus, steal=100 * steal)
 
 
 def stability(result: BenchmarkResult, repeats: bool = True) -> Stability:
@@ -107,17 +125,21 @@ def stability(result: BenchmarkResult, repeats: bool = True) -> Stability:
     limit = spread_limit()
     load = busy(result)
     own_cpus = result.device == "cpu" or result.name in CPU_BOUND
-    reasons = [f"it was measured while {load}"] if load and own_cpus else []  # the cause first
+    reasons = []
+    if load and own_cpus:  # the cause first
+        reasons.append(translate("ProbeReport", "it was measured while {load}").format(load=load))
     if spread is not None and spread.spread > limit:
-        reasons.append(f"its samples spread {spread.text()}, more than ±{100 * limit:.0f} %")
+        said = translate("ProbeReport", "its samples spread {spread}, more than ±{limit:.0f} %")
+        reasons.append(said.format(spread=spread.text(), limit=100 * limit))
     fewest = int(references().thresholds["min_samples"])
     if 0 < len(result.samples) < fewest:
-        reasons.append(f"only {len(result.samples)} of the {fewest} samples it needs fit in its time box")
+        said = translate("ProbeReport", "only {n} of the {fewest} samples it needs fit in its time box")
+        reasons.append(said.format(n=len(result.samples), fewest=fewest))
     drift = _drift(result, spread.spread if spread is not None else 0.0) if repeats else ""
     if drift:
         reasons.append(drift)
     if load and reasons and not own_cpus:
-        reasons.append(f"likely cause: {load}")
+        reasons.append(translate("ProbeReport", "likely cause: {load}").format(load=load))
     return Stability(spread, "; ".join(reasons), load, bool(drift))
 
 
@@ -133,12 +155,34 @@ def _drift(result: BenchmarkResult, own: float) -> str:
     far = abs(off) > allowed or abs(off) + own > limit
     if not far and swing <= allowed:
         return ""
-    runs = f"this machine's last {len(result.earlier)} run" + "s" * (len(result.earlier) > 1)
-    before = statistics.median(result.earlier)
-    said = f"it lies {100 * off:+.1f} % from {runs} ({before:.4g} {result.unit})"
-    if swing > allowed:
-        said += f", which themselves swing ±{100 * swing:.1f} %"
-    return f"{said}, where ±{100 * allowed:.0f} % is allowed (±{100 * limit:.0f} % with its own spread)"
+    several = len(result.earlier) > 1
+    if swing > allowed and several:
+        said = translate(
+            "ProbeReport",
+            "it lies {off:+.1f} % from this machine's last {n} runs ({before:.4g} {unit}), which themselves swing "
+            "±{swing:.1f} %, where ±{allowed:.0f} % is allowed (±{limit:.0f} % with its own spread)",
+        )
+    elif several:
+        said = translate(
+            "ProbeReport",
+            "it lies {off:+.1f} % from this machine's last {n} runs ({before:.4g} {unit}), where ±{allowed:.0f} % "
+            "is allowed (±{limit:.0f} % with its own spread)",
+        )
+    else:
+        said = translate(
+            "ProbeReport",
+            "it lies {off:+.1f} % from this machine's last {n} run ({before:.4g} {unit}), where ±{allowed:.0f} % "
+            "is allowed (±{limit:.0f} % with its own spread)",
+        )
+    return said.format(
+        off=100 * off,
+        n=len(result.earlier),
+        before=statistics.median(result.earlier),
+        unit=result.unit,
+        swing=100 * swing,
+        allowed=100 * allowed,
+        limit=100 * limit,
+    )
 
 
 @dataclass(frozen=True)
@@ -158,11 +202,17 @@ def paired_ratio(result: BenchmarkResult, base: BenchmarkResult, key: str) -> Ra
     spread = spread_of(pairs)
     value = spread.median if spread is not None else result.value / base.value
     shaky = [figure_label(figure) for figure in (base, result) if not stability(figure).stable]
-    reasons = [f"{' and '.join(shaky)} {'are' if len(shaky) > 1 else 'is'} unstable"] if shaky else []
+    reasons = []
+    if len(shaky) > 1:
+        said = translate("ProbeReport", "{first} and {second} are unstable")
+        reasons.append(said.format(first=shaky[0], second=shaky[1]))
+    elif shaky:
+        reasons.append(translate("ProbeReport", "{figure} is unstable").format(figure=shaky[0]))
     limit = spread_limit()
     if spread is not None and spread.spread > limit:
-        reasons.append(f"its pairs spread {spread.text('pairs')}, more than ±{100 * limit:.0f} %")
+        said = translate("ProbeReport", "its pairs spread {spread}, more than ±{limit:.0f} %")
+        reasons.append(said.format(spread=spread.text(pairs=True), limit=100 * limit))
     load = busy(result) or busy(base)
     if load and reasons:
-        reasons.append(f"likely cause: {load}")
+        reasons.append(translate("ProbeReport", "likely cause: {load}").format(load=load))
     return Ratio(value, Stability(spread, "; ".join(reasons), load))

@@ -14,7 +14,7 @@ from gpuconfig import __version__
 from gpuconfig.core.build.rules import build_rules
 from gpuconfig.core.userdata.store import Store
 from gpuconfig.ui import theme
-from gpuconfig.ui.app import LANGUAGE_SETTING, LANGUAGES, install_translations
+from gpuconfig.ui.language import LANGUAGE_SETTING, LANGUAGES, install_translations
 from gpuconfig.ui.market import MARKET_SETTING, current_market
 from gpuconfig.ui.placeholder_tab import PlaceholderTab
 

@@ -359,7 +359,7 @@ def test_mainland_china_installs_through_the_mirror_where_pypi_has_the_build() -
     assert linux.choice.build.pypi_default
     commands = [text for _, text in step.commands]
     assert commands[0] == "python -m pip config set global.index-url https://mirrors.ustc.edu.cn/pypi/simple"
-    assert "--index-url" not in commands[1] and commands[1].startswith("python -m pip install \"torch==")
+    assert "--index-url" not in commands[1] and commands[1].startswith('python -m pip install "torch==')
     assert step.expect.endswith("Looking in indexes: https://mirrors.ustc.edu.cn/pypi/simple")
     assert any("ustclug/mirrorhelp" in s.url for s in linux.sources)
     windows = guide_for_gpus([(RTX_5090, 1)], "windows-11", china_mirrors=True)

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from gpuconfig.core.build.model import Build, BuildLine
 from gpuconfig.core.userdata.store import Store
-from gpuconfig.ui.app import install_translations
+from gpuconfig.ui.language import install_translations
 from gpuconfig.ui.main_window import INDEX, MainWindow
 from gpuconfig.ui.market import MARKET_SETTING
 

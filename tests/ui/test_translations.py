@@ -15,7 +15,8 @@ from PySide6.QtCore import QCoreApplication, QLocale
 from PySide6.QtWidgets import QApplication
 
 from gpuconfig.core.userdata.store import Store
-from gpuconfig.ui.app import LANGUAGE_SETTING, install_translations, start
+from gpuconfig.ui.app import start
+from gpuconfig.ui.language import LANGUAGE_SETTING, install_translations
 from gpuconfig.ui.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,22 +81,55 @@ def test_no_translated_call_formats_its_text_first() -> None:
     assert offenders == []
 
 
-def test_lupdate_finds_every_translated_text() -> None:
-    """A text lupdate cannot see (a tr() inside an f-string's braces, say) would show in English whatever the .ts
-    says: every literal text given to tr(), translate() or a NOOP marker is in the .ts."""
-    sources = {source for _, source, _ in messages(TS)}
-    unseen = []
+def test_no_translation_call_sits_inside_an_f_string() -> None:
+    """lupdate does not look inside an f-string's braces: a tr() or translate() there is never extracted, and its
+    text stays English even when the same words are translated elsewhere."""
+    names = {"tr", "translate", "QT_TRANSLATE_NOOP", "QT_TR_NOOP"}
+    hidden = []
     for path in translations.python_sources():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call):
+            if not isinstance(node, ast.JoinedStr):
                 continue
-            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            position = {"tr": 0, "QT_TR_NOOP": 0, "translate": 1, "QT_TRANSLATE_NOOP": 1}.get(name)
-            if position is None or len(node.args) <= position:
-                continue
-            text = node.args[position]
-            if isinstance(text, ast.Constant) and isinstance(text.value, str) and text.value not in sources:
-                unseen.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text.value[:60]}")
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Call):
+                    func = inner.func
+                    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                    if name in names:
+                        hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+    assert hidden == []
+
+
+def translated_calls(tree: ast.AST) -> list[tuple[str, str, int]]:
+    """(context, text, line) of every translation call with a literal text: self.tr() in a class (its context is
+    the class's name), translate() and the NOOP markers (their context is their first argument)."""
+    found: list[tuple[str, str, int]] = []
+
+    def visit(node: ast.AST, cls: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            visit(child, child.name if isinstance(child, ast.ClassDef) else cls)
+        if not isinstance(node, ast.Call):
+            return
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        args = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args]
+        if name in ("tr", "QT_TR_NOOP") and args and args[0] is not None and cls:
+            found.append((cls, args[0], node.lineno))
+        elif name in ("translate", "QT_TRANSLATE_NOOP") and len(args) > 1 and None not in args[:2]:
+            found.append((str(args[0]), str(args[1]), node.lineno))
+
+    visit(tree, "")
+    return found
+
+
+def test_lupdate_finds_every_translated_text() -> None:
+    """A text lupdate cannot see (a tr() inside an f-string's braces, say) would show in English whatever the .ts
+    says: every literal text given to tr(), translate() or a NOOP marker is in the .ts, under its own context."""
+    known = {(context, source) for context, source, _ in messages(TS)}
+    unseen = [
+        f"{path.relative_to(ROOT)}:{line}: {context}: {text[:60]}"
+        for path in translations.python_sources()
+        for context, text, line in translated_calls(ast.parse(path.read_text(encoding="utf-8")))
+        if (context, text) not in known
+    ]
     assert unseen == []
 
 

@@ -13,10 +13,26 @@ from typing import Any, Literal
 from gpuconfig.core.build.model import Item, Resolved
 from gpuconfig.core.build.power import PowerBudget, card_power, power_budget
 from gpuconfig.core.build.rules import Rules
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 
 Severity = Literal["fail", "warn", "info"]
 SEVERITIES: tuple[Severity, ...] = ("fail", "warn", "info")
 DESKTOP_PARTS = ("cpu", "motherboard", "ram", "ssd", "psu", "case")
+CONTEXT = "BuildChecks"
+# The kinds as the checker's sentences name them (the English words are the kind ids).
+KIND_WORDS = {
+    "cpu": QT_TRANSLATE_NOOP("BuildChecks", "cpu"),
+    "motherboard": QT_TRANSLATE_NOOP("BuildChecks", "motherboard"),
+    "ram": QT_TRANSLATE_NOOP("BuildChecks", "ram"),
+    "ssd": QT_TRANSLATE_NOOP("BuildChecks", "ssd"),
+    "psu": QT_TRANSLATE_NOOP("BuildChecks", "psu"),
+    "case": QT_TRANSLATE_NOOP("BuildChecks", "case"),
+}
+
+
+def _kind(kind: str) -> str:
+    """A kind id in the checker's words (marked in KIND_WORDS, where translate() cannot see the literal)."""
+    return translate(CONTEXT, KIND_WORDS.get(kind, kind))
 
 
 @dataclass(frozen=True)
@@ -123,23 +139,34 @@ def _completeness(resolved: Resolved) -> list[Problem]:
     if resolved.by_kind.get("dock"):
         return problems  # an eGPU build: the laptop is the rest of the machine
     if not resolved.gpus():
-        problems.append(Problem("warn", "incomplete", "The build has no GPU.", "Add a GPU from the catalog."))
+        problems.append(
+            Problem(
+                "warn",
+                "incomplete",
+                translate("BuildChecks", "The build has no GPU."),
+                translate("BuildChecks", "Add a GPU from the catalog."),
+            )
+        )
     missing = [kind for kind in DESKTOP_PARTS if not resolved.by_kind.get(kind)]
     if missing:
         problems.append(
             Problem(
                 "info",
                 "incomplete",
-                f"Not in the build, so not checked: {', '.join(missing)}.",
-                "Add the missing parts to check them against the rest.",
+                translate("BuildChecks", "Not in the build, so not checked: {kinds}.").format(
+                    kinds=", ".join(_kind(kind) for kind in missing)
+                ),
+                translate("BuildChecks", "Add the missing parts to check them against the rest."),
             )
         )
     problems.extend(
         Problem(
             "fail",
             "duplicate",
-            f"The build has {resolved.count(kind)} {kind} lines; a machine takes one.",
-            f"Keep one {kind}.",
+            translate("BuildChecks", "The build has {n} {kind} lines; a machine takes one.").format(
+                n=resolved.count(kind), kind=_kind(kind)
+            ),
+            translate("BuildChecks", "Keep one {kind}.").format(kind=_kind(kind)),
         )
         for kind in ("cpu", "motherboard", "psu", "case")
         if resolved.count(kind) > 1
@@ -155,9 +182,15 @@ def _platform(resolved: Resolved) -> list[Problem]:
             Problem(
                 "fail",
                 "socket",
-                f"{cpu.part.name} is a {cpu.spec('socket')} CPU; "
-                f"{board.part.name} has a {board.spec('socket')} socket.",
-                f"Choose a {cpu.spec('socket')} board, or a {board.spec('socket')} CPU.",
+                translate("BuildChecks", "{cpu} is a {cpu_socket} CPU; {board} has a {board_socket} socket.").format(
+                    cpu=cpu.part.name,
+                    cpu_socket=cpu.spec("socket"),
+                    board=board.part.name,
+                    board_socket=board.spec("socket"),
+                ),
+                translate("BuildChecks", "Choose a {cpu_socket} board, or a {board_socket} CPU.").format(
+                    cpu_socket=cpu.spec("socket"), board_socket=board.spec("socket")
+                ),
             )
         )
     if board and case and board.spec("form_factor") not in (case.spec("motherboards") or []):
@@ -165,9 +198,15 @@ def _platform(resolved: Resolved) -> list[Problem]:
             Problem(
                 "fail",
                 "case-board",
-                f"{case.part.name} takes {', '.join(case.spec('motherboards') or [])} boards; "
-                f"{board.part.name} is {board.spec('form_factor')}.",
-                f"Choose a case that lists {board.spec('form_factor')} support.",
+                translate("BuildChecks", "{case} takes {forms} boards; {board} is {form}.").format(
+                    case=case.part.name,
+                    forms=", ".join(case.spec("motherboards") or []),
+                    board=board.part.name,
+                    form=board.spec("form_factor"),
+                ),
+                translate("BuildChecks", "Choose a case that lists {form} support.").format(
+                    form=board.spec("form_factor")
+                ),
             )
         )
     ssds = resolved.by_kind.get("ssd", ())
@@ -177,8 +216,10 @@ def _platform(resolved: Resolved) -> list[Problem]:
             Problem(
                 "fail",
                 "m2-slots",
-                f"{m2} M.2 drives, but {board.part.name} has {board.spec('m2_slots')} M.2 slots.",
-                "Use fewer, larger drives, or a board with more M.2 slots.",
+                translate("BuildChecks", "{drives} M.2 drives, but {board} has {slots} M.2 slots.").format(
+                    drives=m2, board=board.part.name, slots=board.spec("m2_slots")
+                ),
+                translate("BuildChecks", "Use fewer, larger drives, or a board with more M.2 slots."),
             )
         )
     return problems
@@ -192,8 +233,13 @@ def _memory(resolved: Resolved, rules: Rules) -> list[Problem]:
             Problem(
                 "fail",
                 "memory-type",
-                f"{kit.part.name} is {kit.spec('memory_type')}; {host.part.name} takes {host.spec('memory_type')}.",
-                f"Choose a {host.spec('memory_type')} kit.",
+                translate("BuildChecks", "{kit} is {kit_type}; {host} takes {host_type}.").format(
+                    kit=kit.part.name,
+                    kit_type=kit.spec("memory_type"),
+                    host=host.part.name,
+                    host_type=host.spec("memory_type"),
+                ),
+                translate("BuildChecks", "Choose a {memory_type} kit.").format(memory_type=host.spec("memory_type")),
             )
             for host in (board, cpu)
             if host is not None and host.spec("memory_type") and kit.spec("memory_type") != host.spec("memory_type")
@@ -203,8 +249,10 @@ def _memory(resolved: Resolved, rules: Rules) -> list[Problem]:
                 Problem(
                     "fail",
                     "memory-module",
-                    f"{kit.part.name} is SO-DIMM (laptop) memory; {board.part.name} takes full-size DIMMs.",
-                    "Choose a DIMM kit.",
+                    translate("BuildChecks", "{kit} is SO-DIMM (laptop) memory; {board} takes full-size DIMMs.").format(
+                        kit=kit.part.name, board=board.part.name
+                    ),
+                    translate("BuildChecks", "Choose a DIMM kit."),
                 )
             )
         if cpu and kit.spec("module_type") == "RDIMM" and cpu.spec("segment") == "desktop":
@@ -212,9 +260,11 @@ def _memory(resolved: Resolved, rules: Rules) -> list[Problem]:
                 Problem(
                     "fail",
                     "memory-module",
-                    f"{kit.part.name} is registered (RDIMM) memory; "
-                    f"desktop platforms such as {cpu.spec('socket')} take unbuffered DIMMs.",
-                    "Choose a UDIMM kit.",
+                    translate(
+                        "BuildChecks",
+                        "{kit} is registered (RDIMM) memory; desktop platforms such as {socket} take unbuffered DIMMs.",
+                    ).format(kit=kit.part.name, socket=cpu.spec("socket")),
+                    translate("BuildChecks", "Choose a UDIMM kit."),
                 )
             )
     modules = sum(int(k.spec("modules") or 0) * k.count for k in kits)
@@ -224,8 +274,10 @@ def _memory(resolved: Resolved, rules: Rules) -> list[Problem]:
             Problem(
                 "fail",
                 "memory-slots",
-                f"{modules} memory modules, but {board.part.name} has {board.spec('memory_slots')} slots.",
-                "Use fewer, larger modules.",
+                translate("BuildChecks", "{modules} memory modules, but {board} has {slots} slots.").format(
+                    modules=modules, board=board.part.name, slots=board.spec("memory_slots")
+                ),
+                translate("BuildChecks", "Use fewer, larger modules."),
             )
         )
     for host in (h for h in (board, cpu) if h is not None):
@@ -235,8 +287,10 @@ def _memory(resolved: Resolved, rules: Rules) -> list[Problem]:
                 Problem(
                     "fail",
                     "memory-capacity",
-                    f"{capacity} GB of memory; {host.part.name} supports at most {limit} GB.",
-                    f"Stay at or below {limit} GB.",
+                    translate("BuildChecks", "{capacity} GB of memory; {host} supports at most {limit} GB.").format(
+                        capacity=capacity, host=host.part.name, limit=limit
+                    ),
+                    translate("BuildChecks", "Stay at or below {limit} GB.").format(limit=limit),
                 )
             )
     biggest = max((float(g.spec("memory_gb") or 0) for g in resolved.gpus()), default=0.0)
@@ -246,9 +300,12 @@ def _memory(resolved: Resolved, rules: Rules) -> list[Problem]:
             Problem(
                 "warn",
                 "memory-size",
-                f"{capacity} GB of system memory is less than the biggest GPU's {biggest:g} GB: loading a checkpoint "
-                "or pinning batches for it can swap.",
-                f"Use at least {needed} GB.",
+                translate(
+                    "BuildChecks",
+                    "{capacity} GB of system memory is less than the biggest GPU's {biggest:g} GB: loading a "
+                    "checkpoint or pinning batches for it can swap.",
+                ).format(capacity=capacity, biggest=biggest),
+                translate("BuildChecks", "Use at least {needed} GB.").format(needed=needed),
                 rules.ram_source,
             )
         )
@@ -267,9 +324,12 @@ def _cards(resolved: Resolved, rules: Rules) -> list[Problem]:
             Problem(
                 "warn",
                 "mixed-gpus",
-                f"Different GPUs in one machine ({_names(gpus)}): data-parallel training runs at "
-                "the pace of the slowest card and the memory of the smallest.",
-                "Use one GPU model throughout.",
+                translate(
+                    "BuildChecks",
+                    "Different GPUs in one machine ({gpus}): data-parallel training runs at the pace of the slowest "
+                    "card and the memory of the smallest.",
+                ).format(gpus=_names(gpus)),
+                translate("BuildChecks", "Use one GPU model throughout."),
             )
         )
     if board:
@@ -279,23 +339,45 @@ def _cards(resolved: Resolved, rules: Rules) -> list[Problem]:
                 Problem(
                     "fail",
                     "gpu-slots",
-                    f"{board.part.name} seats {count - placement.unplaced} of the {count} cards: its x16 slots "
-                    f"({', '.join(str(s['position']) for s in board.spec('x16_slots') or [])}) are too close for "
-                    f"{max(card_width(g) for g in gpus)}-slot cards.",
-                    "Choose a board with more widely spaced x16 slots, thinner (blower) cards, or riser cables.",
+                    translate(
+                        "BuildChecks",
+                        "{board} seats {seated} of the {count} cards: its x16 slots ({positions}) are too close for "
+                        "{width}-slot cards.",
+                    ).format(
+                        board=board.part.name,
+                        seated=count - placement.unplaced,
+                        count=count,
+                        positions=", ".join(str(s["position"]) for s in board.spec("x16_slots") or []),
+                        width=max(card_width(g) for g in gpus),
+                    ),
+                    translate(
+                        "BuildChecks",
+                        "Choose a board with more widely spaced x16 slots, thinner (blower) cards, or riser cables.",
+                    ),
                 )
             )
         for slot, card in placement.placed:
             if count > 1 and (int(slot["lanes"]) < rules.min_lanes_per_gpu or slot.get("source") == "chipset"):
-                via = " through the chipset" if slot.get("source") == "chipset" else ""
+                if slot.get("source") == "chipset":
+                    slow = translate(
+                        "BuildChecks",
+                        "{card} in slot {position} gets PCIe {gen}.0 x{lanes} through the chipset: gradient exchange "
+                        "and host copies to it are slower.",
+                    )
+                else:
+                    slow = translate(
+                        "BuildChecks",
+                        "{card} in slot {position} gets PCIe {gen}.0 x{lanes}: gradient exchange and host copies to "
+                        "it are slower.",
+                    )
                 problems.append(
                     Problem(
                         "warn",
                         "gpu-lanes",
-                        f"{card.part.name} in slot {slot['position']} gets "
-                        f"PCIe {slot['pcie_gen']}.0 x{slot['lanes']}{via}: "
-                        "gradient exchange and host copies to it are slower.",
-                        "A board (or CPU) with x8 or x16 from the CPU for every card.",
+                        slow.format(
+                            card=card.part.name, position=slot["position"], gen=slot["pcie_gen"], lanes=slot["lanes"]
+                        ),
+                        translate("BuildChecks", "A board (or CPU) with x8 or x16 from the CPU for every card."),
                         rules.pcie_source,
                     )
                 )
@@ -306,9 +388,13 @@ def _cards(resolved: Resolved, rules: Rules) -> list[Problem]:
                     Problem(
                         "fail",
                         "case-slots",
-                        f"The lowest card covers expansion position {needed}; {case.part.name} has "
-                        f"{case.spec('expansion_slots')} expansion slots.",
-                        "A case with more expansion slots (a full tower), or fewer or thinner cards.",
+                        translate(
+                            "BuildChecks",
+                            "The lowest card covers expansion position {needed}; {case} has {slots} expansion slots.",
+                        ).format(needed=needed, case=case.part.name, slots=case.spec("expansion_slots")),
+                        translate(
+                            "BuildChecks", "A case with more expansion slots (a full tower), or fewer or thinner cards."
+                        ),
                     )
                 )
     if case:
@@ -319,8 +405,12 @@ def _cards(resolved: Resolved, rules: Rules) -> list[Problem]:
                     Problem(
                         "fail",
                         "gpu-length",
-                        f"{gpu.part.name} is {length} mm long; {case.part.name} takes {room} mm.",
-                        f"A case that takes cards of {length} mm or more.",
+                        translate("BuildChecks", "{gpu} is {length} mm long; {case} takes {room} mm.").format(
+                            gpu=gpu.part.name, length=length, case=case.part.name, room=room
+                        ),
+                        translate("BuildChecks", "A case that takes cards of {length} mm or more.").format(
+                            length=length
+                        ),
                     )
                 )
             if gpu.spec("cooling") == "passive":
@@ -328,9 +418,14 @@ def _cards(resolved: Resolved, rules: Rules) -> list[Problem]:
                     Problem(
                         "warn",
                         "passive-cooling",
-                        f"{gpu.part.name} has no fan: it relies on a server chassis pushing "
-                        "air through it and overheats in a desktop case.",
-                        "A rack chassis with front-to-back airflow, or a card with its own fan.",
+                        translate(
+                            "BuildChecks",
+                            "{gpu} has no fan: it relies on a server chassis pushing air through it and overheats in "
+                            "a desktop case.",
+                        ).format(gpu=gpu.part.name),
+                        translate(
+                            "BuildChecks", "A rack chassis with front-to-back airflow, or a card with its own fan."
+                        ),
                     )
                 )
     open_air = sum(g.count for g in gpus if g.spec("cooling") == "open-air")
@@ -339,9 +434,14 @@ def _cards(resolved: Resolved, rules: Rules) -> list[Problem]:
             Problem(
                 "warn",
                 "cooling",
-                f"{open_air} open-air cards: each blows its heat onto the next, so they throttle.",
-                "Blower-style or water-cooled cards, riser cables with space between cards, or at most "
-                f"{rules.open_air_max_cards} open-air cards.",
+                translate(
+                    "BuildChecks", "{cards} open-air cards: each blows its heat onto the next, so they throttle."
+                ).format(cards=open_air),
+                translate(
+                    "BuildChecks",
+                    "Blower-style or water-cooled cards, riser cables with space between cards, or at most {most} "
+                    "open-air cards.",
+                ).format(most=rules.open_air_max_cards),
                 rules.cooling_source,
             )
         )
@@ -351,9 +451,12 @@ def _cards(resolved: Resolved, rules: Rules) -> list[Problem]:
             Problem(
                 "info",
                 "p2p",
-                f"{_names(tuple(no_p2p))}: no peer-to-peer copies between cards, so NCCL goes through host "
-                "memory and can hang unless told.",
-                "Set NCCL_P2P_DISABLE=1 (the setup guide does).",
+                translate(
+                    "BuildChecks",
+                    "{gpus}: no peer-to-peer copies between cards, so NCCL goes through host memory and can hang "
+                    "unless told.",
+                ).format(gpus=_names(tuple(no_p2p))),
+                translate("BuildChecks", "Set NCCL_P2P_DISABLE=1 (the setup guide does)."),
                 rules.p2p_source,
             )
         )
@@ -371,14 +474,32 @@ def _power(resolved: Resolved, rules: Rules, budget: PowerBudget) -> list[Proble
             Problem(
                 "fail",
                 "psu-watts",
-                f"{psu.part.name} is rated {budget.psu_w:,} W; "
-                f"this build needs {budget.required_w:,} W from an {generation} "
-                f"supply (cards {budget.gpu_w:,} W x {budget.gpu_factor:g} for their power spikes, "
-                f"CPU {budget.cpu_w:,} W, "
-                f"rest {budget.rest_w:,} W).",
-                f"A supply of at least {budget.required_w:,} W"
-                + (" (an ATX 3.x supply needs less)" if not budget.atx3 else "")
-                + ", or power-limit the cards (nvidia-smi -pl).",
+                translate(
+                    "BuildChecks",
+                    "{psu} is rated {psu_w:,} W; this build needs {required:,} W from an {generation} supply (cards "
+                    "{gpu_w:,} W x {factor:g} for their power spikes, CPU {cpu_w:,} W, rest {rest_w:,} W).",
+                ).format(
+                    psu=psu.part.name,
+                    psu_w=budget.psu_w,
+                    required=budget.required_w,
+                    generation=generation,
+                    gpu_w=budget.gpu_w,
+                    factor=budget.gpu_factor,
+                    cpu_w=budget.cpu_w,
+                    rest_w=budget.rest_w,
+                ),
+                (
+                    translate(
+                        "BuildChecks",
+                        "A supply of at least {watts:,} W, or power-limit the cards (nvidia-smi -pl).",
+                    )
+                    if budget.atx3
+                    else translate(
+                        "BuildChecks",
+                        "A supply of at least {watts:,} W (an ATX 3.x supply needs less), or power-limit the cards "
+                        "(nvidia-smi -pl).",
+                    )
+                ).format(watts=budget.required_w),
                 rules.psu_source,
             )
         )
@@ -387,10 +508,19 @@ def _power(resolved: Resolved, rules: Rules, budget: PowerBudget) -> list[Proble
             Problem(
                 "warn",
                 "psu-headroom",
-                f"The build draws {budget.sustained_w:,} W, "
-                f"{budget.sustained_w / budget.psu_w:.0%} of {psu.part.name}'s "
-                f"{budget.psu_w:,} W: little headroom, and past its most efficient range.",
-                f"A supply of {math.ceil(budget.sustained_w / rules.comfortable_share / 50) * 50:,} W or more.",
+                translate(
+                    "BuildChecks",
+                    "The build draws {sustained:,} W, {share:.0%} of {psu}'s {psu_w:,} W: little headroom, and past "
+                    "its most efficient range.",
+                ).format(
+                    sustained=budget.sustained_w,
+                    share=budget.sustained_w / budget.psu_w,
+                    psu=psu.part.name,
+                    psu_w=budget.psu_w,
+                ),
+                translate("BuildChecks", "A supply of {watts:,} W or more.").format(
+                    watts=math.ceil(budget.sustained_w / rules.comfortable_share / 50) * 50
+                ),
                 rules.comfortable_source,
             )
         )
@@ -400,9 +530,14 @@ def _power(resolved: Resolved, rules: Rules, budget: PowerBudget) -> list[Proble
             Problem(
                 "fail",
                 "circuit",
-                f"At the wall the build draws about {budget.wall_w:,} W; a {budget.circuit.title} circuit carries "
-                f"{budget.circuit.watts:,} W continuously.",
-                "Two circuits (and two supplies), a higher-rated circuit, or power-limit the cards.",
+                translate(
+                    "BuildChecks",
+                    "At the wall the build draws about {wall:,} W; a {circuit} circuit carries {watts:,} W "
+                    "continuously.",
+                ).format(wall=budget.wall_w, circuit=budget.circuit.title, watts=budget.circuit.watts),
+                translate(
+                    "BuildChecks", "Two circuits (and two supplies), a higher-rated circuit, or power-limit the cards."
+                ),
                 budget.circuit.source,
             )
         )
@@ -420,7 +555,7 @@ def _connectors(resolved: Resolved, psu: Item) -> list[Problem]:
         need16 += power.sixteen_pin * gpu.count
         need8 += power.eight_pin * gpu.count if power.sixteen_pin == 0 else 0
         if power.eps:
-            unknown.append(f"{gpu.part.name} (8-pin EPS)")
+            unknown.append(translate("BuildChecks", "{gpu} (8-pin EPS)").format(gpu=gpu.part.name))
     problems = []
     if need16 > native:
         short = need16 - native
@@ -431,9 +566,12 @@ def _connectors(resolved: Resolved, psu: Item) -> list[Problem]:
                 Problem(
                     "warn",
                     "psu-connectors",
-                    f"{short} card(s) must use their 8-pin adapter: {psu.part.name} has "
-                    f"{native} native 12V-2x6 cable(s) for {need16} cards.",
-                    "A supply with a native cable for each card.",
+                    translate(
+                        "BuildChecks",
+                        "{short} card(s) must use their 8-pin adapter: {psu} has {native} native 12V-2x6 cable(s) "
+                        "for {cards} cards.",
+                    ).format(short=short, psu=psu.part.name, native=native, cards=need16),
+                    translate("BuildChecks", "A supply with a native cable for each card."),
                 )
             )
         else:
@@ -441,10 +579,16 @@ def _connectors(resolved: Resolved, psu: Item) -> list[Problem]:
                 Problem(
                     "fail",
                     "psu-connectors",
-                    f"The cards need {need16} 12V-2x6/12VHPWR cables; {psu.part.name} has {native}"
-                    + (f" and {eight} PCIe 8-pin" if eight is not None else "")
-                    + ".",
-                    "A supply with a native 12V-2x6 cable for each card.",
+                    (
+                        translate("BuildChecks", "The cards need {cables} 12V-2x6/12VHPWR cables; {psu} has {native}.")
+                        if eight is None
+                        else translate(
+                            "BuildChecks",
+                            "The cards need {cables} 12V-2x6/12VHPWR cables; {psu} has {native} and {eight} PCIe "
+                            "8-pin.",
+                        )
+                    ).format(cables=need16, psu=psu.part.name, native=native, eight=eight),
+                    translate("BuildChecks", "A supply with a native 12V-2x6 cable for each card."),
                 )
             )
     elif need8 and eight is not None and need8 > int(eight):
@@ -452,19 +596,23 @@ def _connectors(resolved: Resolved, psu: Item) -> list[Problem]:
             Problem(
                 "fail",
                 "psu-connectors",
-                f"The cards need {need8} PCIe 8-pin cables; {psu.part.name} has {eight}.",
-                "A supply with more PCIe 8-pin cables (no pigtails: one cable per plug).",
+                translate("BuildChecks", "The cards need {cables} PCIe 8-pin cables; {psu} has {eight}.").format(
+                    cables=need8, psu=psu.part.name, eight=eight
+                ),
+                translate("BuildChecks", "A supply with more PCIe 8-pin cables (no pigtails: one cable per plug)."),
             )
         )
     elif need8 and eight is None:
-        unknown.append(f"{psu.part.name}'s PCIe 8-pin count")
+        unknown.append(translate("BuildChecks", "{psu}'s PCIe 8-pin count").format(psu=psu.part.name))
     if unknown:
         problems.append(
             Problem(
                 "info",
                 "psu-connectors",
-                f"Power cables not checked (not in the catalog): {', '.join(unknown)}.",
-                "Check the cables against the card's and supply's manuals.",
+                translate("BuildChecks", "Power cables not checked (not in the catalog): {what}.").format(
+                    what=", ".join(unknown)
+                ),
+                translate("BuildChecks", "Check the cables against the card's and supply's manuals."),
             )
         )
     return problems

@@ -63,7 +63,7 @@ def total_text(totals: Totals) -> str:
 
 def power_lines(budget: PowerBudget) -> list[str]:
     """The power budget in a few sentences."""
-    basis = budget.cpu_basis.split(" (")[0]
+    basis = budget.cpu_basis.split(" (")[0].split("（")[0]  # the basis without its parenthesis (ASCII or full-width)
     cpu = (
         translate("BuildExport", "CPU {watts:,} W at its {basis}").format(watts=budget.cpu_w, basis=basis)
         if budget.cpu_w
@@ -159,7 +159,8 @@ def build_markdown(
             f"| {_money(line.unit_price, sheet.currency)} | {_money(line.line_total, sheet.currency)} |"
         )
     total = md_line(format_money(totals.amount, totals.currency))
-    out.append(f"| **{translate('BuildExport', 'Total')}** | | | | | **{total}** |")
+    total_word = translate("BuildExport", "Total")
+    out.append(f"| **{total_word}** | | | | | **{total}** |")
     out.append("")
     if totals.unpriced:
         names = md_line(", ".join(_unpriced_names(sheet, totals)))
@@ -174,7 +175,7 @@ def build_markdown(
     for p in problems:
         text = f"- **{_t(SEVERITY_NAMES[p.severity])}:** {md_line(p.message)}"
         if p.fix:
-            text += f" *{translate('BuildExport', 'Fix:')}* {md_line(p.fix)}"
+            text += " *" + translate("BuildExport", "Fix:") + f"* {md_line(p.fix)}"
         if p.source:
             text += " " + translate("BuildExport", "(source: {source})").format(source=md_line(p.source))
         out.append(text)
@@ -256,7 +257,7 @@ def build_html(
             f'<td{cls} title="{escape(line.price_note)}">{escape(unit)}</td><td{cls}>{escape(total)}</td></tr>'
         )
     rows.append(
-        f'<tr class="total"><td colspan="5">{escape(translate("BuildExport", "Total"))}</td>'
+        '<tr class="total"><td colspan="5">' + escape(translate("BuildExport", "Total")) + "</td>"
         f'<td class="num">{escape(format_money(totals.amount, totals.currency))}</td></tr>'
     )
     after = []
@@ -269,7 +270,9 @@ def build_html(
     power = ""
     if budget is not None:
         power = (
-            f"<h2>{escape(translate('BuildExport', 'Power'))}</h2>"
+            "<h2>"
+            + escape(translate("BuildExport", "Power"))
+            + "</h2>"
             + _power_bar_html(budget)
             + "".join(f"<p>{escape(line)}</p>" for line in power_lines(budget))
         )
@@ -291,6 +294,7 @@ def build_html(
     if budget is not None:
         meta += translate("BuildExport", " · circuit: {circuit}").format(circuit=budget.circuit.title)
     head = _headers()
+    checks_title = translate("BuildExport", "Checks")
     header_row = "".join(
         f'<th class="num">{escape(h)}</th>' if i >= 3 else f"<th>{escape(h)}</th>" for i, h in enumerate(head)
     )
@@ -306,7 +310,7 @@ def build_html(
 </table>
 {"".join(after)}
 {power}
-<h2>{escape(translate("BuildExport", "Checks"))}</h2>
+<h2>{escape(checks_title)}</h2>
 {"".join(checks)}
 {notes}
 <p class="source">{escape(_made_with())}</p>

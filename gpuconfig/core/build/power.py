@@ -8,13 +8,14 @@ from dataclasses import dataclass
 
 from gpuconfig.core.build.model import Resolved
 from gpuconfig.core.build.rules import Circuit, Rules
+from gpuconfig.core.i18n import translate
 
 
 @dataclass(frozen=True)
 class PowerBudget:
     gpu_w: int  # every card at its board power
     cpu_w: int
-    cpu_basis: str  # "maximum package power" or "TDP" (when the catalog has no package-power figure)
+    cpu_basis: str  # "maximum package power" or "TDP" (when the catalog has no package-power figure), in words
     rest_w: int
     sustained_w: int
     required_w: int  # the rating a supply of this ATX generation needs, transients included
@@ -33,10 +34,12 @@ def is_atx3(atx_version: str | None) -> bool:
 def cpu_power(resolved: Resolved) -> tuple[int, str]:
     cpu = resolved.one("cpu")
     if cpu is None:
-        return 0, "no CPU in the build"
+        return 0, translate("BuildChecks", "no CPU in the build")
     if cpu.spec("max_power_w"):
-        return int(cpu.spec("max_power_w")) * cpu.count, "maximum package power"
-    return int(cpu.spec("tdp_w") or 0) * cpu.count, "TDP (the catalog has no maximum package power for it)"
+        return int(cpu.spec("max_power_w")) * cpu.count, translate("BuildChecks", "maximum package power")
+    return int(cpu.spec("tdp_w") or 0) * cpu.count, translate(
+        "BuildChecks", "TDP (the catalog has no maximum package power for it)"
+    )
 
 
 def required_rating(gpu_w: int, cpu_w: int, atx3: bool, rules: Rules) -> int:

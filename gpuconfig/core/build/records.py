@@ -25,7 +25,7 @@ def power_record(budget: PowerBudget) -> dict[str, Any]:
         "psu_w": budget.psu_w,
         "psu_atx3": budget.atx3,
         "wall_w": budget.wall_w,
-        "circuit": {"id": budget.circuit.id, "label": budget.circuit.label, "watts": budget.circuit.watts},
+        "circuit": {"id": budget.circuit.id, "label": budget.circuit.title, "watts": budget.circuit.watts},
     }
 
 

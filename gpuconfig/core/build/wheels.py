@@ -7,6 +7,7 @@ from gpuconfig.core.build.model import Item
 from gpuconfig.core.guide.choose import choose_wheel, runs_on, target_from_part
 from gpuconfig.core.guide.records import version_key
 from gpuconfig.core.guide.tables import load_tables
+from gpuconfig.core.i18n import translate
 
 
 def wheel_problem(item: Item) -> Problem | None:
@@ -14,7 +15,12 @@ def wheel_problem(item: Item) -> Problem | None:
     try:
         target = target_from_part(item.part)
     except ValueError as exc:
-        return Problem("warn", "pytorch-wheels", f"{item.part.name}: {exc}.", "Choose an NVIDIA or AMD GPU.")
+        return Problem(
+            "warn",
+            "pytorch-wheels",
+            translate("BuildChecks", "{gpu}: {problem}.").format(gpu=item.part.name, problem=exc),
+            translate("BuildChecks", "Choose an NVIDIA or AMD GPU."),
+        )
     tables = load_tables()
     # The newest release the tables list builds of this GPU's kind for (CUDA for NVIDIA, ROCm for AMD).
     platform = "rocm" if target.vendor == "amd" else "cuda"
@@ -30,8 +36,8 @@ def wheel_problem(item: Item) -> Problem | None:
         return Problem(
             "fail",
             "pytorch-wheels",
-            f"No PyTorch build in the tables runs {target.label}.",
-            "Choose a GPU that PyTorch supports.",
+            translate("BuildChecks", "No PyTorch build in the tables runs {gpu}.").format(gpu=target.label),
+            translate("BuildChecks", "Choose a GPU that PyTorch supports."),
             "catalog/compat/torch_builds.toml",
         )
     last = choice.build
@@ -39,8 +45,13 @@ def wheel_problem(item: Item) -> Problem | None:
     return Problem(
         "warn",
         "pytorch-wheels",
-        f"PyTorch {newest} ships no code for {target.label}"
-        + (f"; {last.label} is the newest build that does." if older else "."),
-        f"Pin {last.label} (the setup guide gives the command), or choose a newer GPU.",
+        (
+            translate("BuildChecks", "PyTorch {newest} ships no code for {gpu}; {last} is the newest build that does.")
+            if older
+            else translate("BuildChecks", "PyTorch {newest} ships no code for {gpu}.")
+        ).format(newest=newest, gpu=target.label, last=last.label),
+        translate("BuildChecks", "Pin {last} (the setup guide gives the command), or choose a newer GPU.").format(
+            last=last.label
+        ),
         "catalog/compat/torch_builds.toml",
     )

@@ -15,18 +15,18 @@ from typing import Any
 
 from gpuconfig.core.build.check import Problem
 from gpuconfig.core.build.model import Build, Item, Resolved
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.workload.answer import Answer
 from gpuconfig.core.workload.estimate import GpuSpec
 from gpuconfig.core.workload.fit import Headroom, Verdict
 from gpuconfig.core.workload.service import Fit
-from gpuconfig.core.workload.spec import STRATEGIES, TASKS, Workload, WorkloadError
+from gpuconfig.core.workload.spec import STRATEGIES, TASKS, Workload, WorkloadError, named
 
 RULE = "workload-memory"
 GIB = 1024**3
-REPLAN = 'Plan the build again (the Recommend panel, or gpuconfig recommend), or correct "workload" in the build file.'
-TIGHT = (
-    "; it may run if nothing else uses the card and the estimate is not under, which is what the headroom guards "
-    "against"
+REPLAN = QT_TRANSLATE_NOOP(
+    "BuildChecks",
+    'Plan the build again (the Recommend panel, or gpuconfig recommend), or correct "workload" in the build file.',
 )
 
 
@@ -108,55 +108,89 @@ def workload_problems(resolved: Resolved, fit: Fit | None, headroom: Headroom) -
     try:
         workload = build_workload(resolved.build)
     except WorkloadError as exc:
-        return [not_checked(f"its workload cannot be read ({exc})", REPLAN)]
+        reason = translate("BuildChecks", "its workload cannot be read ({error})").format(error=exc)
+        return [not_checked(reason, translate("BuildChecks", REPLAN))]
     assert workload is not None
     if workload.device != "cuda":
-        return [
-            Problem("info", RULE, "The build's workload runs on the CPU: its memory is not judged against the cards.")
-        ]
-    if fit is None:
-        untraced = (
-            f"The workload ({workload.model}) is not checked against the cards yet: its model has not been traced."
+        on_cpu = translate(
+            "BuildChecks", "The build's workload runs on the CPU: its memory is not judged against the cards."
         )
+        return [Problem("info", RULE, on_cpu)]
+    if fit is None:
+        untraced = translate(
+            "BuildChecks",
+            "The workload ({model}) is not checked against the cards yet: its model has not been traced.",
+        ).format(model=workload.model)
         return [Problem("info", RULE, untraced)]
     return [card_problem(card) for card in card_fits(resolved, workload, fit, headroom)]
 
 
 def not_checked(reason: str, fix: str = "") -> Problem:
     """The row of a workload that could not be judged: a warning, so the build's other checks still decide."""
-    return Problem("warn", RULE, f"The build's workload is not checked against its cards: {reason}.", fix)
+    text = translate("BuildChecks", "The build's workload is not checked against its cards: {reason}.")
+    return Problem("warn", RULE, text.format(reason=reason), fix)
 
 
 def card_problem(card: CardFit) -> Problem:
     """One card's verdict as a check row, in the eGPU report's words (core/egpu/report.py fit_check)."""
     verdict, w = card.verdict, card.workload
     planned = card.answer.estimate
-    per_card = " per card" if w.gpus > 1 else ""
-    usable = (
-        f"{verdict.usable / GIB:.1f} GiB usable ({verdict.memory / GIB:.1f} GiB less {verdict.headroom.percent} "
-        "headroom)"
+    usable = translate("BuildChecks", "{usable:.1f} GiB usable ({memory:.1f} GiB less {headroom} headroom)").format(
+        usable=verdict.usable / GIB, memory=verdict.memory / GIB, headroom=verdict.headroom.percent
     )
-    needs = (
-        f"The workload, {planned.model_name} {TASKS[w.task]} at batch {w.batch} x {planned.seq}{_cards(card)}, "
-        f"needs {verdict.peak / GIB:.1f} GiB{per_card}; {card.gpu.part.name} has {usable}"
+    needs_text = (
+        translate(
+            "BuildChecks",
+            "The workload, {model} {task} at batch {batch} x {seq}{cards}, needs {peak:.1f} GiB per card; "
+            "{gpu} has {usable}",
+        )
+        if w.gpus > 1
+        else translate(
+            "BuildChecks",
+            "The workload, {model} {task} at batch {batch} x {seq}{cards}, needs {peak:.1f} GiB; {gpu} has {usable}",
+        )
     )
-    source = (
-        f"Workload estimate: the model's trace, as gpuconfig estimate shows it; Fit headroom: {verdict.headroom.why}"
+    needs = needs_text.format(
+        model=planned.model_name,
+        task=named(TASKS, w.task),
+        batch=w.batch,
+        seq=planned.seq,
+        cards=_cards(card),
+        peak=verdict.peak / GIB,
+        gpu=card.gpu.part.name,
+        usable=usable,
     )
+    source = translate(
+        "BuildChecks", "Workload estimate: the model's trace, as gpuconfig estimate shows it; Fit headroom: {why}"
+    ).format(why=verdict.headroom.why)
     if verdict.fits:
-        return Problem("info", RULE, f"{needs}: it fits, {verdict.spare / GIB:.1f} GiB to spare.", "", source)
-    fix = f"A card with more memory, or one of the fits-if changes: {estimate_command(w, card.gpu.part.id)} lists them"
+        fits = translate("BuildChecks", "{needs}: it fits, {spare:.1f} GiB to spare.")
+        return Problem("info", RULE, fits.format(needs=needs, spare=verdict.spare / GIB), "", source)
+    command = estimate_command(w, card.gpu.part.id)
     if verdict.tight:
-        return Problem("fail", RULE, f"{needs}: it fits only by using the headroom.", fix + TIGHT + ".", source)
-    return Problem("fail", RULE, f"{needs}: it does not fit.", fix + ".", source)
+        fix = translate(
+            "BuildChecks",
+            "A card with more memory, or one of the fits-if changes: {command} lists them; it may run if nothing "
+            "else uses the card and the estimate is not under, which is what the headroom guards against.",
+        ).format(command=command)
+        tight = translate("BuildChecks", "{needs}: it fits only by using the headroom.").format(needs=needs)
+        return Problem("fail", RULE, tight, fix, source)
+    fix = translate("BuildChecks", "A card with more memory, or one of the fits-if changes: {command} lists them.")
+    does_not = translate("BuildChecks", "{needs}: it does not fit.").format(needs=needs)
+    return Problem("fail", RULE, does_not, fix.format(command=command), source)
 
 
 def _cards(card: CardFit) -> str:
     """The cards the run uses, when more than one or fewer than planned."""
     w = card.workload
-    used = f" on {w.gpus} cards ({STRATEGIES[w.strategy]})" if w.gpus > 1 else ""
+    used = (
+        translate("BuildChecks", " on {n} cards ({strategy})").format(n=w.gpus, strategy=named(STRATEGIES, w.strategy))
+        if w.gpus > 1
+        else ""
+    )
     if w.gpus < card.planned_gpus:
-        return f"{used or ' on one card'}, not the {card.planned_gpus} it was planned for"
+        fewer = translate("BuildChecks", "{used}, not the {planned} it was planned for")
+        return fewer.format(used=used or translate("BuildChecks", " on one card"), planned=card.planned_gpus)
     return used
 
 

@@ -17,25 +17,47 @@ from gpuconfig.core.build.power import card_power
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.egpu.tables import EgpuTables, Link
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 
 Status = Literal["ok", "warn", "fail", "unknown"]
 ORDER: dict[str, int] = {"fail": 0, "warn": 1, "unknown": 2, "ok": 3}
+CONTEXT = "Egpu"
 PORT_LABELS = {
-    "TB3": "Thunderbolt 3",
-    "TB4": "Thunderbolt 4",
-    "USB4": "USB4 (40 Gb/s)",
-    "USB4v2": "USB4 Version 2.0 (80 Gb/s)",
-    "TB5": "Thunderbolt 5",
-    "OCuLink": "OCuLink",
-    "USB-C": "USB-C without Thunderbolt or USB4",
+    "TB3": QT_TRANSLATE_NOOP("Egpu", "Thunderbolt 3"),
+    "TB4": QT_TRANSLATE_NOOP("Egpu", "Thunderbolt 4"),
+    "USB4": QT_TRANSLATE_NOOP("Egpu", "USB4 (40 Gb/s)"),
+    "USB4v2": QT_TRANSLATE_NOOP("Egpu", "USB4 Version 2.0 (80 Gb/s)"),
+    "TB5": QT_TRANSLATE_NOOP("Egpu", "Thunderbolt 5"),
+    "OCuLink": QT_TRANSLATE_NOOP("Egpu", "OCuLink"),
+    "USB-C": QT_TRANSLATE_NOOP("Egpu", "USB-C without Thunderbolt or USB4"),
 }
 OS_LABELS = {
-    "windows": "Windows",
-    "linux": "Linux",
-    "macos-intel": "macOS on an Intel Mac",
-    "macos-apple": "macOS on Apple silicon",
+    "windows": QT_TRANSLATE_NOOP("Egpu", "Windows"),
+    "linux": QT_TRANSLATE_NOOP("Egpu", "Linux"),
+    "macos-intel": QT_TRANSLATE_NOOP("Egpu", "macOS on an Intel Mac"),
+    "macos-apple": QT_TRANSLATE_NOOP("Egpu", "macOS on Apple silicon"),
 }
 KERNEL_ABI = "Linux kernel Documentation/ABI/testing/sysfs-bus-thunderbolt"
+
+
+def _t(text: str) -> str:
+    """Only for texts marked where they are written (the tables here): translate() marks the rest for lupdate."""
+    return translate(CONTEXT, text)
+
+
+def data_text(text: str) -> str:
+    """A reason, fix or note of catalog/egpu.toml in the language in use (core/data_strings.py marks them)."""
+    return translate("EgpuData", text) if text else text
+
+
+def port_label(port: str) -> str:
+    """A port id in words, in the language in use: "Thunderbolt 3"; the id itself where it has no label."""
+    return _t(PORT_LABELS.get(port, port))
+
+
+def os_label(os: str) -> str:
+    """An OS id in words, in the language in use: "macOS on Apple silicon"; the id itself where it has no label."""
+    return _t(OS_LABELS.get(os, os))
 
 
 @dataclass(frozen=True)
@@ -61,7 +83,7 @@ class Host:
     def to_json(self) -> dict[str, Any]:
         return {
             "port": self.port,
-            "port_label": PORT_LABELS.get(self.port, self.port),
+            "port_label": port_label(self.port),
             "os": self.os,
             "charger_w": self.charger_w,
             "how": self.how,
@@ -111,10 +133,10 @@ class Compatibility:
     @property
     def verdict(self) -> str:
         if self.status == "fail":
-            return "will not work"
+            return translate("Egpu", "will not work")
         if self.status == "warn":
-            return "works, with the warnings below"
-        return "compatible"
+            return translate("Egpu", "works, with the warnings below")
+        return translate("Egpu", "compatible")
 
 
 def gpu_vendor(gpu: Part) -> str:
@@ -129,7 +151,9 @@ def _first(sources: Sequence[str]) -> str:
 
 def _part_source(part: Part, key: str) -> str:
     source = part.source_for(key)
-    return f"{part.id}: {source.title} ({source.url})" if source else f"{part.id} in the catalog"
+    if source:
+        return f"{part.id}: {source.title} ({source.url})"
+    return translate("Egpu", "{part} in the catalog").format(part=part.id)
 
 
 def check_egpu(host: Host, dock: Part | None, gpu: Part | None, tables: EgpuTables, rules: Rules) -> Compatibility:
@@ -140,7 +164,7 @@ def check_egpu(host: Host, dock: Part | None, gpu: Part | None, tables: EgpuTabl
     if gpu is not None:
         _os(host, gpu, tables, checks)
     else:
-        checks.append(Check("os", "unknown", "No card chosen: the OS and driver rules need one."))
+        checks.append(Check("os", "unknown", translate("Egpu", "No card chosen: the OS and driver rules need one.")))
     if dock is not None and gpu is not None:
         checks += _fit(dock, gpu)
         checks += _power(dock, gpu, rules)
@@ -152,13 +176,18 @@ def check_egpu(host: Host, dock: Part | None, gpu: Part | None, tables: EgpuTabl
             Check(
                 "hotplug",
                 "warn",
-                f"{link.name} is not hot-pluggable: the card is seen only if it is connected and powered "
-                "before the laptop starts.",
-                "Connect and power the enclosure first, then start the laptop; shut down before unplugging.",
+                translate(
+                    "Egpu",
+                    "{link} is not hot-pluggable: the card is seen only if it is connected and powered before the "
+                    "laptop starts.",
+                ).format(link=link.name),
+                translate(
+                    "Egpu", "Connect and power the enclosure first, then start the laptop; shut down before unplugging."
+                ),
                 _first(link.sources),
             )
         )
-    notes = tuple(n.text for n in tables.notes_for(host.os, gpu_vendor(gpu) if gpu else "any"))
+    notes = tuple(data_text(n.text) for n in tables.notes_for(host.os, gpu_vendor(gpu) if gpu else "any"))
     checks.sort(key=lambda c: ORDER[c.status])
     return Compatibility(host, dock, gpu, tuple(checks), link, notes)
 
@@ -171,23 +200,47 @@ def _port(host: Host, dock: Part | None, tables: EgpuTables, checks: list[Check]
                 Check(
                     "port",
                     "fail",
-                    f"{PORT_LABELS.get(host.port, host.port)} carries no PCIe: no eGPU can work on this port.",
-                    "Use a Thunderbolt, USB4 or OCuLink port.",
+                    translate("Egpu", "{port} carries no PCIe: no eGPU can work on this port.").format(
+                        port=port_label(host.port)
+                    ),
+                    translate("Egpu", "Use a Thunderbolt, USB4 or OCuLink port."),
                     _first(port.sources) if port else "",
                 )
             )
             return None
-        checks.append(Check("port", "unknown", f"No enclosure chosen: the laptop's port is {port.name}."))
+        checks.append(
+            Check(
+                "port",
+                "unknown",
+                translate("Egpu", "No enclosure chosen: the laptop's port is {port}.").format(port=port.name),
+            )
+        )
         return port
     rule = tables.pairings.get((host.port, str(dock.specs.get("link"))))
     if rule is None:
-        checks.append(Check("port", "unknown", f"No rule for {host.port} with a {dock.specs.get('link')} enclosure."))
+        checks.append(
+            Check(
+                "port",
+                "unknown",
+                translate("Egpu", "No rule for {port} with a {link} enclosure.").format(
+                    port=host.port, link=dock.specs.get("link")
+                ),
+            )
+        )
         return None
-    message = f"{PORT_LABELS.get(host.port, host.port)} port, {dock.name} ({dock.specs.get('link')}): {rule.reason}"
-    status, fix = rule.status, rule.fix
+    status, fix = rule.status, data_text(rule.fix)
     if status == "warn" and host.authorized:  # seen working: the enclosure is attached and its tunnel is up
         status, fix = "ok", ""
-        message += " Here an enclosure is attached and authorised on this port, so this port tunnels PCIe."
+        message = translate(
+            "Egpu",
+            "{port} port, {dock} ({link}): {reason} Here an enclosure is attached and authorised on this port, so "
+            "this port tunnels PCIe.",
+        )
+    else:
+        message = translate("Egpu", "{port} port, {dock} ({link}): {reason}")
+    message = message.format(
+        port=port_label(host.port), dock=dock.name, link=dock.specs.get("link"), reason=data_text(rule.reason)
+    )
     checks.append(Check("port", status, message, fix, _first(rule.sources)))  # type: ignore[arg-type]
     return tables.links.get(rule.link) if rule.status != "fail" and rule.link else None
 
@@ -200,7 +253,9 @@ def _thunderbolt_state(host: Host, link: Link | None, tables: EgpuTables, checks
                 Check(
                     "security",
                     "ok",
-                    f"Thunderbolt security level '{host.security}': the attached enclosure has been approved.",
+                    translate(
+                        "Egpu", "Thunderbolt security level '{level}': the attached enclosure has been approved."
+                    ).format(level=host.security),
                     "",
                     _first(rule.sources),
                 )
@@ -210,27 +265,49 @@ def _thunderbolt_state(host: Host, link: Link | None, tables: EgpuTables, checks
                 Check(
                     "security",
                     rule.status,  # type: ignore[arg-type]
-                    f"Thunderbolt security level '{host.security}': {rule.reason}",
-                    rule.fix,
+                    translate("Egpu", "Thunderbolt security level '{level}': {reason}").format(
+                        level=host.security, reason=data_text(rule.reason)
+                    ),
+                    data_text(rule.fix),
                     _first(rule.sources),
                 )
             )
         else:
-            checks.append(Check("security", "unknown", f"Unknown Thunderbolt security level {host.security!r}."))
+            checks.append(
+                Check(
+                    "security",
+                    "unknown",
+                    translate("Egpu", "Unknown Thunderbolt security level {level!r}.").format(level=host.security),
+                )
+            )
     if host.authorized is False:
         checks.append(
             Check(
                 "authorized",
                 "fail",
-                "The enclosure is attached but not authorised: no PCIe tunnel is set up until it is, so the "
-                "card is not on the PCIe bus.",
-                "Approve it in the desktop's Thunderbolt settings, or `boltctl enroll <uuid>` "
-                "(or write 1 to its `authorized` file as root).",
+                translate(
+                    "Egpu",
+                    "The enclosure is attached but not authorised: no PCIe tunnel is set up until it is, so the "
+                    "card is not on the PCIe bus.",
+                ),
+                translate(
+                    "Egpu",
+                    "Approve it in the desktop's Thunderbolt settings, or `boltctl enroll <uuid>` "
+                    "(or write 1 to its `authorized` file as root).",
+                ),
                 KERNEL_ABI,
             )
         )
     elif host.authorized:
-        checks.append(Check("authorized", "ok", "The enclosure is authorised: its PCIe tunnel is up.", "", KERNEL_ABI))
+        checks.append(
+            Check(
+                "authorized",
+                "ok",
+                translate("Egpu", "The enclosure is authorised: its PCIe tunnel is up."),
+                "",
+                KERNEL_ABI,
+            )
+        )
     expected = link.raw_gbps if link is not None else None
     if host.link_gbps is not None and expected:
         trained = f"{host.lanes} x {host.lane_gbps:g} Gb/s = {host.link_gbps:g} Gb/s"
@@ -239,49 +316,106 @@ def _thunderbolt_state(host: Host, link: Link | None, tables: EgpuTables, checks
                 Check(
                     "link-rate",
                     "warn",
-                    f"The Thunderbolt link trained at {trained}, below {link.name}'s {expected:g} Gb/s "  # type: ignore[union-attr]
-                    "(one lane or a slower lane rate): less room for the PCIe tunnel.",
-                    "Use a certified 40 Gb/s (or faster) Thunderbolt/USB4 cable, at most 0.8 m if passive, "
-                    "in the laptop's Thunderbolt/USB4 port; then re-plug.",
+                    translate(
+                        "Egpu",
+                        "The Thunderbolt link trained at {trained}, below {link}'s {expected:g} Gb/s (one lane or a "
+                        "slower lane rate): less room for the PCIe tunnel.",
+                    ).format(trained=trained, link=link.name, expected=expected),  # type: ignore[union-attr]
+                    translate(
+                        "Egpu",
+                        "Use a certified 40 Gb/s (or faster) Thunderbolt/USB4 cable, at most 0.8 m if passive, "
+                        "in the laptop's Thunderbolt/USB4 port; then re-plug.",
+                    ),
                     f"{KERNEL_ABI} (rx_lanes, rx_speed); osy/HaC-Mini#149 (a link stuck at 20 Gb/s x1)",
                 )
             )
         else:
-            checks.append(Check("link-rate", "ok", f"The Thunderbolt link trained at {trained}.", "", KERNEL_ABI))
+            checks.append(
+                Check(
+                    "link-rate",
+                    "ok",
+                    translate("Egpu", "The Thunderbolt link trained at {trained}.").format(trained=trained),
+                    "",
+                    KERNEL_ABI,
+                )
+            )
 
 
 def _os(host: Host, gpu: Part, tables: EgpuTables, checks: list[Check]) -> None:
     vendor = gpu_vendor(gpu)
     rule = tables.oses.get((host.os, vendor))
-    label = OS_LABELS.get(host.os, host.os)
+    label = os_label(host.os)
     if rule is None:
-        checks.append(Check("os", "unknown", f"No rule for a {gpu.vendor} card on {label}."))
+        checks.append(
+            Check(
+                "os",
+                "unknown",
+                translate("Egpu", "No rule for a {vendor} card on {os}.").format(vendor=gpu.vendor, os=label),
+            )
+        )
         return
-    backend = f" (PyTorch backend: {rule.backend})" if rule.backend and rule.backend != "none" else ""
-    checks.append(
-        Check("os", rule.status, f"{gpu.vendor} on {label}{backend}: {rule.reason}", rule.fix, _first(rule.sources))  # type: ignore[arg-type]
-    )
+    if rule.backend and rule.backend != "none":
+        message = translate("Egpu", "{vendor} on {os} (PyTorch backend: {backend}): {reason}")
+    else:
+        message = translate("Egpu", "{vendor} on {os}: {reason}")
+    message = message.format(vendor=gpu.vendor, os=label, backend=rule.backend, reason=data_text(rule.reason))
+    checks.append(Check("os", rule.status, message, data_text(rule.fix), _first(rule.sources)))  # type: ignore[arg-type]
 
 
-# The card's size against the enclosure: (rule, enclosure limit, card figure, what it is, unit, the fix).
+@dataclass(frozen=True)
+class FitRule:
+    """The card's size against the enclosure: the rule, the enclosure's limit and the card's figure (catalog keys),
+    and its texts (marked for translation; {dock}, {gpu}, {size} and {limit} filled in)."""
+
+    rule: str
+    limit_key: str
+    card_key: str
+    no_limit: str  # the catalog lacks the enclosure's limit
+    no_size: str  # the catalog lacks the card's figure
+    too_big: str
+    fits: str
+    fix: str
+
+
 FIT = (
-    ("length", "max_gpu_length_mm", "board_length_mm", "length", "mm", "A shorter card or a larger enclosure."),
-    ("width", "max_slot_width", "slot_width", "thickness", "slots", "A thinner card or a larger enclosure."),
+    FitRule(
+        "length",
+        "max_gpu_length_mm",
+        "board_length_mm",
+        QT_TRANSLATE_NOOP("Egpu", "Card length not checked: the catalog has no {dock}'s limit."),
+        QT_TRANSLATE_NOOP("Egpu", "Card length not checked: the catalog has no {gpu}'s length."),
+        QT_TRANSLATE_NOOP("Egpu", "{gpu}'s length is {size:g} mm; {dock} takes cards up to {limit:g} mm."),
+        QT_TRANSLATE_NOOP("Egpu", "{gpu} ({size:g} mm) fits {dock} (up to {limit:g} mm)."),
+        QT_TRANSLATE_NOOP("Egpu", "A shorter card or a larger enclosure."),
+    ),
+    FitRule(
+        "width",
+        "max_slot_width",
+        "slot_width",
+        QT_TRANSLATE_NOOP("Egpu", "Card thickness not checked: the catalog has no {dock}'s limit."),
+        QT_TRANSLATE_NOOP("Egpu", "Card thickness not checked: the catalog has no {gpu}'s thickness."),
+        QT_TRANSLATE_NOOP("Egpu", "{gpu}'s thickness is {size:g} slots; {dock} takes cards up to {limit:g} slots."),
+        QT_TRANSLATE_NOOP("Egpu", "{gpu} ({size:g} slots) fits {dock} (up to {limit:g} slots)."),
+        QT_TRANSLATE_NOOP("Egpu", "A thinner card or a larger enclosure."),
+    ),
 )
 
 
 def _fit(dock: Part, gpu: Part) -> list[Check]:
     out = []
-    for rule, limit_key, card_key, what, unit, fix in FIT:
-        limit, size = dock.specs.get(limit_key), gpu.specs.get(card_key)
+    for fit in FIT:
+        rule = fit.rule
+        limit, size = dock.specs.get(fit.limit_key), gpu.specs.get(fit.card_key)
         if limit is None or size is None:
-            missing = f"{dock.name}'s limit" if limit is None else f"{gpu.name}'s {what}"
-            out.append(Check(rule, "unknown", f"Card {what} not checked: the catalog has no {missing}.", "Measure."))
+            missing = fit.no_limit if limit is None else fit.no_size
+            message = _t(missing).format(dock=dock.name, gpu=gpu.name)
+            out.append(Check(rule, "unknown", message, translate("Egpu", "Measure.")))
         elif size > limit:
-            message = f"{gpu.name}'s {what} is {size:g} {unit}; {dock.name} takes cards up to {limit:g} {unit}."
-            out.append(Check(rule, "fail", message, fix, _part_source(dock, limit_key)))
+            message = _t(fit.too_big).format(gpu=gpu.name, size=size, dock=dock.name, limit=limit)
+            out.append(Check(rule, "fail", message, _t(fit.fix), _part_source(dock, fit.limit_key)))
         else:
-            out.append(Check(rule, "ok", f"{gpu.name} ({size:g} {unit}) fits {dock.name} (up to {limit:g} {unit})."))
+            message = _t(fit.fits).format(gpu=gpu.name, size=size, dock=dock.name, limit=limit)
+            out.append(Check(rule, "ok", message))
     return out
 
 
@@ -294,7 +428,15 @@ def dock_psu_needed(gpu: Part, rules: Rules) -> int:
 def _power(dock: Part, gpu: Part, rules: Rules) -> list[Check]:
     tdp = gpu.specs.get("tdp_w")
     if tdp is None:
-        return [Check("power", "unknown", f"Card power not checked: the catalog has no board power for {gpu.name}.")]
+        return [
+            Check(
+                "power",
+                "unknown",
+                translate("Egpu", "Card power not checked: the catalog has no board power for {gpu}.").format(
+                    gpu=gpu.name
+                ),
+            )
+        ]
     rated, psu, delivery = (
         dock.specs.get("max_gpu_power_w"),
         dock.specs.get("psu_w"),
@@ -306,8 +448,10 @@ def _power(dock: Part, gpu: Part, rules: Rules) -> list[Check]:
             Check(
                 "power",
                 status,
-                f"{gpu.name} draws {tdp} W; {dock.name} is rated to feed a card up to {rated} W.",
-                "A card within the enclosure's rating." if status == "fail" else "",
+                translate("Egpu", "{gpu} draws {tdp} W; {dock} is rated to feed a card up to {rated} W.").format(
+                    gpu=gpu.name, tdp=tdp, dock=dock.name, rated=rated
+                ),
+                translate("Egpu", "A card within the enclosure's rating.") if status == "fail" else "",
                 _part_source(dock, "max_gpu_power_w"),
             )
         ]
@@ -315,16 +459,30 @@ def _power(dock: Part, gpu: Part, rules: Rules) -> list[Check]:
         budget = int(psu) - int(delivery or 0)
         share = tdp / budget if budget > 0 else math.inf
         status = "fail" if share > 1 else "warn" if share > rules.comfortable_share else "ok"
-        what = f"{psu} W supply" + (f", less the {delivery} W it may send to the laptop" if delivery else "")
+        if delivery:
+            message = translate(
+                "Egpu",
+                "{gpu} draws {tdp} W of {dock}'s {psu} W supply, less the {delivery} W it may send to the laptop "
+                "({budget} W, {share:.0%} of it).",
+            )
+        else:
+            message = translate(
+                "Egpu", "{gpu} draws {tdp} W of {dock}'s {psu} W supply ({budget} W, {share:.0%} of it)."
+            )
         return [
             Check(
                 "power",
                 status,
-                f"{gpu.name} draws {tdp} W of {dock.name}'s {what} ({budget} W, {share:.0%} of it).",
+                message.format(
+                    gpu=gpu.name, tdp=tdp, dock=dock.name, psu=psu, delivery=delivery, budget=budget, share=share
+                ),
                 ""
                 if status == "ok"
-                else f"Keep the card at or below {rules.comfortable_share:.0%} of the supply: a card under "
-                f"{math.floor(budget * rules.comfortable_share)} W, or lower its power limit (nvidia-smi -pl).",
+                else translate(
+                    "Egpu",
+                    "Keep the card at or below {share:.0%} of the supply: a card under {watts} W, or lower its power "
+                    "limit (nvidia-smi -pl).",
+                ).format(share=rules.comfortable_share, watts=math.floor(budget * rules.comfortable_share)),
                 f"{_part_source(dock, 'psu_w')}; {rules.comfortable_source}",
             )
         ]
@@ -333,9 +491,12 @@ def _power(dock: Part, gpu: Part, rules: Rules) -> list[Check]:
         Check(
             "power",
             "warn",
-            f"{dock.name} has no supply of its own: bring one of at least {need} W for {gpu.name} ({tdp} W), "
-            "with the card's power cables.",
-            f"An ATX 3.x supply of {need} W or more.",
+            translate(
+                "Egpu",
+                "{dock} has no supply of its own: bring one of at least {need} W for {gpu} ({tdp} W), with the "
+                "card's power cables.",
+            ).format(dock=dock.name, need=need, gpu=gpu.name, tdp=tdp),
+            translate("Egpu", "An ATX 3.x supply of {need} W or more.").format(need=need),
             f"{rules.psu_source}; {rules.comfortable_source}",
         )
     ]
@@ -346,11 +507,23 @@ def _connectors(dock: Part, gpu: Part) -> list[Check]:
     card = card_power(gpu.specs.get("power_connectors"))
     if not text or not card.known:
         return [
-            Check("connectors", "unknown", "Power cables not checked: the catalog lacks the enclosure's or the card's.")
+            Check(
+                "connectors",
+                "unknown",
+                translate("Egpu", "Power cables not checked: the catalog lacks the enclosure's or the card's."),
+            )
         ]
     offered = card_power(text)
     if "user" in text.lower() or "from the" in text.lower():  # the user's own supply feeds the card
-        return [Check("connectors", "ok", f"{dock.name}: the card's cables come from your own supply ({text}).")]
+        return [
+            Check(
+                "connectors",
+                "ok",
+                translate("Egpu", "{dock}: the card's cables come from your own supply ({cables}).").format(
+                    dock=dock.name, cables=text
+                ),
+            )
+        ]
     needs = gpu.specs.get("power_connectors")
     if card.sixteen_pin and not offered.sixteen_pin:
         if card.eight_pin and offered.eight_pin >= card.eight_pin:
@@ -358,8 +531,10 @@ def _connectors(dock: Part, gpu: Part) -> list[Check]:
                 Check(
                     "connectors",
                     "warn",
-                    f"{gpu.name} takes {needs}; {dock.name} has {text}: use the card's adapter.",
-                    "Use the adapter that came with the card, fully seated.",
+                    translate("Egpu", "{gpu} takes {needs}; {dock} has {cables}: use the card's adapter.").format(
+                        gpu=gpu.name, needs=needs, dock=dock.name, cables=text
+                    ),
+                    translate("Egpu", "Use the adapter that came with the card, fully seated."),
                     _part_source(dock, "gpu_power_connectors"),
                 )
             ]
@@ -367,8 +542,10 @@ def _connectors(dock: Part, gpu: Part) -> list[Check]:
             Check(
                 "connectors",
                 "fail",
-                f"{gpu.name} takes {needs}; {dock.name} has {text}.",
-                "A card with 8-pin PCIe plugs, or an enclosure with a 12V-2x6 cable.",
+                translate("Egpu", "{gpu} takes {needs}; {dock} has {cables}.").format(
+                    gpu=gpu.name, needs=needs, dock=dock.name, cables=text
+                ),
+                translate("Egpu", "A card with 8-pin PCIe plugs, or an enclosure with a 12V-2x6 cable."),
                 _part_source(dock, "gpu_power_connectors"),
             )
         ]
@@ -377,12 +554,22 @@ def _connectors(dock: Part, gpu: Part) -> list[Check]:
             Check(
                 "connectors",
                 "fail",
-                f"{gpu.name} takes {card.eight_pin} PCIe 8-pin plugs; {dock.name} has {text}.",
-                "A card with fewer power plugs, or another enclosure.",
+                translate("Egpu", "{gpu} takes {plugs} PCIe 8-pin plugs; {dock} has {cables}.").format(
+                    gpu=gpu.name, plugs=card.eight_pin, dock=dock.name, cables=text
+                ),
+                translate("Egpu", "A card with fewer power plugs, or another enclosure."),
                 _part_source(dock, "gpu_power_connectors"),
             )
         ]
-    return [Check("connectors", "ok", f"{gpu.name} ({needs}) is fed by {dock.name}'s {text}.")]
+    return [
+        Check(
+            "connectors",
+            "ok",
+            translate("Egpu", "{gpu} ({needs}) is fed by {dock}'s {cables}.").format(
+                gpu=gpu.name, needs=needs, dock=dock.name, cables=text
+            ),
+        )
+    ]
 
 
 def _charging(host: Host, dock: Part, link: Link | None) -> Check:
@@ -391,23 +578,42 @@ def _charging(host: Host, dock: Part, link: Link | None) -> Check:
         return Check(
             "charging",
             "ok",
-            f"{link.name} carries no power: the laptop runs on its own charger.",
+            translate("Egpu", "{link} carries no power: the laptop runs on its own charger.").format(link=link.name),
             "",
             _first(link.sources),
         )
     if delivery is None:
         return Check(
-            "charging", "unknown", f"Charging not checked: the catalog has no power delivery figure for {dock.name}."
+            "charging",
+            "unknown",
+            translate("Egpu", "Charging not checked: the catalog has no power delivery figure for {dock}.").format(
+                dock=dock.name
+            ),
         )
     if host.charger_w is None:
-        return Check("charging", "ok", f"{dock.name} charges the laptop at up to {delivery} W.")
+        return Check(
+            "charging",
+            "ok",
+            translate("Egpu", "{dock} charges the laptop at up to {delivery} W.").format(
+                dock=dock.name, delivery=delivery
+            ),
+        )
     if delivery < host.charger_w:
         return Check(
             "charging",
             "warn",
-            f"{dock.name} charges at up to {delivery} W; the laptop's charger gives {host.charger_w} W: under load "
-            "the battery can drain while the eGPU runs.",
-            "Keep the laptop's own charger plugged in as well.",
+            translate(
+                "Egpu",
+                "{dock} charges at up to {delivery} W; the laptop's charger gives {charger} W: under load the battery "
+                "can drain while the eGPU runs.",
+            ).format(dock=dock.name, delivery=delivery, charger=host.charger_w),
+            translate("Egpu", "Keep the laptop's own charger plugged in as well."),
             _part_source(dock, "power_delivery_w"),
         )
-    return Check("charging", "ok", f"{dock.name} charges at up to {delivery} W (laptop charger {host.charger_w} W).")
+    return Check(
+        "charging",
+        "ok",
+        translate("Egpu", "{dock} charges at up to {delivery} W (laptop charger {charger} W).").format(
+            dock=dock.name, delivery=delivery, charger=host.charger_w
+        ),
+    )

@@ -10,6 +10,7 @@ from gpuconfig.core.build.model import Resolved
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.egpu.check import Host, check_egpu
 from gpuconfig.core.egpu.tables import egpu_tables
+from gpuconfig.core.i18n import translate
 
 
 def egpu_problems(resolved: Resolved, rules: Rules) -> list[Problem]:
@@ -18,7 +19,12 @@ def egpu_problems(resolved: Resolved, rules: Rules) -> list[Problem]:
     problems: list[Problem] = []
     if resolved.count("gpu") > 1 or resolved.count("dock") > 1:
         problems.append(
-            Problem("fail", "egpu-count", "An eGPU enclosure holds one card.", "One dock and one GPU per build.")
+            Problem(
+                "fail",
+                "egpu-count",
+                translate("Egpu", "An eGPU enclosure holds one card."),
+                translate("Egpu", "One dock and one GPU per build."),
+            )
         )
     laptop = resolved.build.laptop or {}
     port = str(laptop.get("port") or dock.spec("link"))
@@ -27,8 +33,10 @@ def egpu_problems(resolved: Resolved, rules: Rules) -> list[Problem]:
             Problem(
                 "info",
                 "egpu-laptop",
-                f"The build does not say which port the laptop has: a {port} port is assumed.",
-                'Set the laptop\'s port in the build (eGPU tab, or "laptop" in the build file).',
+                translate("Egpu", "The build does not say which port the laptop has: a {port} port is assumed.").format(
+                    port=port
+                ),
+                translate("Egpu", 'Set the laptop\'s port in the build (eGPU tab, or "laptop" in the build file).'),
             )
         )
     host = Host(port, str(laptop.get("os") or "linux"), laptop.get("charger_w"))

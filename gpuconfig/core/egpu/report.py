@@ -10,18 +10,23 @@ from typing import Any
 
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
-from gpuconfig.core.egpu.check import ORDER, PORT_LABELS, Check, Compatibility, Host, check_egpu
+from gpuconfig.core.egpu.check import CONTEXT, ORDER, Check, Compatibility, Host, check_egpu, port_label
 from gpuconfig.core.egpu.speed import LinkSpeed, Slowdown, judge_measurement, link_speed, workload_slowdown
 from gpuconfig.core.egpu.tables import EgpuTables
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.units import format_bytes
 from gpuconfig.core.workload.fit import Verdict, verdict_record
-from gpuconfig.core.workload.spec import TASKS
+from gpuconfig.core.workload.spec import TASKS, named
 
 GIB = 1024**3
-FIT_FIX = "Use a card with more memory, or one of the Workload tab's fits-if changes (gpuconfig estimate lists them)."
-TIGHT_FIX = (
+# In English; translate(CONTEXT, FIT_FIX) for the reader.
+FIT_FIX = QT_TRANSLATE_NOOP(
+    "Egpu", "Use a card with more memory, or one of the Workload tab's fits-if changes (gpuconfig estimate lists them)."
+)
+TIGHT_FIX = QT_TRANSLATE_NOOP(
+    "Egpu",
     "Use a card with more memory, or one of the Workload tab's fits-if changes; it may run if nothing else uses "
-    "the card and the estimate is not under, which is what the headroom guards against."
+    "the card and the estimate is not under, which is what the headroom guards against.",
 )
 
 
@@ -71,18 +76,20 @@ def evaluate(
     fit = fit_check(answer, verdict) if answer is not None and verdict is not None else None
     if answer is not None:
         w = answer.estimate.workload
-        what = f"{answer.estimate.model_name} {TASKS[w.task]}, batch {w.batch} x {answer.estimate.seq}"
+        what = translate("Egpu", "{model} {task}, batch {batch} x {seq}").format(
+            model=answer.estimate.model_name, task=named(TASKS, w.task), batch=w.batch, seq=answer.estimate.seq
+        )
     if verdict is not None and not verdict.fits:
-        note = "not estimated: the workload does not fit the card, so it would not run"
+        note = translate("Egpu", "not estimated: the workload does not fit the card, so it would not run")
     elif answer is not None and speed is not None:
         found, note = workload_slowdown(answer, speed)
     elif answer is not None:
         if compatibility is not None and compatibility.dock is not None and link is None:
-            note = "this port and enclosure do not work together: no link to time"
+            note = translate("Egpu", "this port and enclosure do not work together: no link to time")
         elif link is not None:
-            note = f"no measured copy rate for {link.name} in catalog/egpu.toml"
+            note = translate("Egpu", "no measured copy rate for {link} in catalog/egpu.toml").format(link=link.name)
         else:
-            note = "no link to time: choose the port and the enclosure"
+            note = translate("Egpu", "no link to time: choose the port and the enclosure")
     checks = tuple(judge_measurement(measured, link, host)) if measured is not None else ()
     return EgpuReport(detection, compatibility, speed, found, note, checks, what, verdict, fit)
 
@@ -90,23 +97,41 @@ def evaluate(
 def fit_check(answer: Any, verdict: Verdict) -> Check:
     """The workload's peak on the card, judged with the answer's headroom, as a check of its own."""
     gpu, w = answer.gpu, answer.estimate.workload
-    per_gpu = " per GPU" if w.gpus > 1 else ""
-    usable = (
-        f"{verdict.usable / GIB:.1f} GiB usable ({verdict.memory / GIB:.1f} GiB less {verdict.headroom.percent} "
-        "headroom)"
-    )
-    needs = (
-        f"{answer.estimate.model_name} {TASKS[w.task]} needs {verdict.peak / GIB:.1f} GiB{per_gpu}; "
-        f"{gpu.name} has {usable}"
-    )
-    source = (
-        f"Workload estimate: the model's trace, as gpuconfig estimate shows it; Fit headroom: {verdict.headroom.why}"
-    )
+    peak = verdict.peak / GIB
+    need = translate("Egpu", "{peak:.1f} GiB per GPU").format(peak=peak) if w.gpus > 1 else f"{peak:.1f} GiB"
+    figures = {
+        "model": answer.estimate.model_name,
+        "task": named(TASKS, w.task),
+        "need": need,
+        "gpu": gpu.name,
+        "usable": verdict.usable / GIB,
+        "memory": verdict.memory / GIB,
+        "headroom": verdict.headroom.percent,
+        "spare": verdict.spare / GIB,
+    }
+    source = translate(
+        "Egpu", "Workload estimate: the model's trace, as gpuconfig estimate shows it; Fit headroom: {why}"
+    ).format(why=verdict.headroom.why)
     if verdict.fits:
-        return Check("fit", "ok", f"{needs}: it fits, {verdict.spare / GIB:.1f} GiB to spare", "", source)
+        fits = translate(
+            "Egpu",
+            "{model} {task} needs {need}; {gpu} has {usable:.1f} GiB usable ({memory:.1f} GiB less {headroom} "
+            "headroom): it fits, {spare:.1f} GiB to spare",
+        )
+        return Check("fit", "ok", fits.format(**figures), "", source)
     if verdict.tight:
-        return Check("fit", "fail", f"{needs}: it fits only by using the headroom", TIGHT_FIX, source)
-    return Check("fit", "fail", f"{needs}: it does not fit", FIT_FIX, source)
+        tight = translate(
+            "Egpu",
+            "{model} {task} needs {need}; {gpu} has {usable:.1f} GiB usable ({memory:.1f} GiB less {headroom} "
+            "headroom): it fits only by using the headroom",
+        )
+        return Check("fit", "fail", tight.format(**figures), translate(CONTEXT, TIGHT_FIX), source)
+    misfit = translate(
+        "Egpu",
+        "{model} {task} needs {need}; {gpu} has {usable:.1f} GiB usable ({memory:.1f} GiB less {headroom} "
+        "headroom): it does not fit",
+    )
+    return Check("fit", "fail", misfit.format(**figures), translate(CONTEXT, FIT_FIX), source)
 
 
 def egpu_record(report: EgpuReport) -> dict[str, Any]:
@@ -146,54 +171,96 @@ def egpu_text(report: EgpuReport) -> str:
     if d is not None:
         if d.get("found"):
             h = d["host"]
-            link = f", link {h['lanes']} x {h['lane_gbps']:g} Gb/s" if h.get("lanes") and h.get("lane_gbps") else ""
-            security = f", security {h['security']}" if h.get("security") else ""
-            out.append(f"Host: {h['name'] or PORT_LABELS.get(h['port'], h['port'])} ({h['port']}{link}{security})")
-            out += [f"  note: {n}" for n in h.get("notes", [])]
+            facts = [f"{h['port']}"]
+            if h.get("lanes") and h.get("lane_gbps"):
+                facts.append(
+                    translate("Egpu", "link {lanes} x {lane_gbps:g} Gb/s").format(
+                        lanes=h["lanes"], lane_gbps=h["lane_gbps"]
+                    )
+                )
+            if h.get("security"):
+                facts.append(translate("Egpu", "security {level}").format(level=h["security"]))
+            out.append(
+                translate("Egpu", "Host: {name} ({facts})").format(
+                    name=h["name"] or port_label(h["port"]), facts=", ".join(facts)
+                )
+            )
+            out += ["  " + translate("Egpu", "note: {note}").format(note=n) for n in h.get("notes", [])]
         else:
-            out.append(f"Host: {d['reason']}")
+            out.append(translate("Egpu", "Host: {reason}").format(reason=d["reason"]))
         out += [f"  {hint}" for hint in d.get("hints", [])]
     c = report.compatibility
     if c is not None and (c.dock is not None or c.gpu is not None):
         parts = " + ".join(p.name for p in (c.dock, c.gpu) if p is not None)
-        misfit = "; the workload does not fit the card" if report.fits is False else ""
-        out.append(f"\n{PORT_LABELS.get(c.host.port, c.host.port)} with {parts}: {c.verdict}{misfit}")
+        if report.fits is False:
+            heading = translate("Egpu", "{port} with {parts}: {verdict}; the workload does not fit the card")
+        else:
+            heading = translate("Egpu", "{port} with {parts}: {verdict}")
+        out.append("\n" + heading.format(port=port_label(c.host.port), parts=parts, verdict=c.verdict))
         for check in c.checks:
             out.append(f"  [{MARKS[check.status]:4s}] {check.rule}: {check.message}")
             if check.fix and check.status != "ok":
-                out.append(f"         fix: {check.fix}")
-        out += [f"  note: {n}" for n in c.notes]
+                out.append("         " + translate("Egpu", "fix: {fix}").format(fix=check.fix))
+        out += ["  " + translate("Egpu", "note: {note}").format(note=n) for n in c.notes]
     if report.fit is not None:
         fit = report.fit
-        out.append(f"\n{report.workload}: {'fits the card' if report.fits else 'does not fit the card'}")
+        fitting = (
+            translate("Egpu", "{workload}: fits the card")
+            if report.fits
+            else translate("Egpu", "{workload}: does not fit the card")
+        )
+        out.append("\n" + fitting.format(workload=report.workload))
         out.append(f"  [{MARKS[fit.status]:4s}] fit: {fit.message}")
         if fit.fix and fit.status != "ok":
-            out.append(f"         fix: {fit.fix}")
+            out.append("         " + translate("Egpu", "fix: {fix}").format(fix=fit.fix))
         if report.verdict is not None:
-            out.append(f"  headroom: {report.verdict.headroom.percent}, {report.verdict.headroom.why}")
+            headroom = report.verdict.headroom
+            out.append(
+                "  "
+                + translate("Egpu", "headroom: {percent}, {why}").format(percent=headroom.percent, why=headroom.why)
+            )
     if report.speed is not None:
         s = report.speed
+        speed = translate(
+            "Egpu",
+            "Host to device over {link}: about {egpu:g} GB/s measured; the same card in a desktop {slot} slot: "
+            "{desktop:.3g} GB/s ({ratio:.0%}).",
+        )
         out.append(
-            f"\nHost to device over {s.link.name}: about {s.egpu_gbs:g} GB/s measured; the same card in a desktop "
-            f"{s.desktop_label} slot: {s.desktop_gbs:.3g} GB/s ({s.ratio:.0%})."
+            "\n"
+            + speed.format(
+                link=s.link.name, egpu=s.egpu_gbs, slot=s.desktop_label, desktop=s.desktop_gbs, ratio=s.ratio
+            )
         )
     if report.slowdown is not None:
         w = report.slowdown
         out.append(
-            f"{report.workload}: {format_bytes(w.input_bytes)} cross the link per step; the step takes "
-            f"{w.step_seconds * 1000:,.1f} ms of compute, the copy {w.egpu_copy_s * 1000:,.2f} ms on the eGPU "
-            f"against {w.desktop_copy_s * 1000:,.2f} ms in a desktop."
+            translate(
+                "Egpu",
+                "{workload}: {bytes} cross the link per step; the step takes {step:,.1f} ms of compute, the copy "
+                "{egpu:,.2f} ms on the eGPU against {desktop:,.2f} ms in a desktop.",
+            ).format(
+                workload=report.workload,
+                bytes=format_bytes(w.input_bytes),
+                step=w.step_seconds * 1000,
+                egpu=w.egpu_copy_s * 1000,
+                desktop=w.desktop_copy_s * 1000,
+            )
         )
         out.append(
-            f"  expected slowdown: {w.serial:.1%} (copy before each step), {w.overlapped:.1%} with a prefetching "
-            f"loader; loading the weights once: {w.load_egpu_s:,.1f} s against {w.load_desktop_s:,.1f} s."
+            "  "
+            + translate(
+                "Egpu",
+                "expected slowdown: {serial:.1%} (copy before each step), {overlapped:.1%} with a prefetching "
+                "loader; loading the weights once: {load_egpu:,.1f} s against {load_desktop:,.1f} s.",
+            ).format(serial=w.serial, overlapped=w.overlapped, load_egpu=w.load_egpu_s, load_desktop=w.load_desktop_s)
         )
     elif report.slowdown_note:
-        out.append(f"slowdown: {report.slowdown_note}")
+        out.append(translate("Egpu", "slowdown: {note}").format(note=report.slowdown_note))
     if report.measured:
-        out.append("\nMeasured:")
+        out.append("\n" + translate("Egpu", "Measured:"))
         for check in report.measured:
             out.append(f"  [{MARKS[check.status]:4s}] {check.message}")
             if check.fix and check.status != "ok":
-                out.append(f"         likely causes: {check.fix}")
+                out.append("         " + translate("Egpu", "likely causes: {causes}").format(causes=check.fix))
     return "\n".join(out).strip()

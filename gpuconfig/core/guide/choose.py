@@ -17,6 +17,7 @@ from gpuconfig.core.catalog.model import Part, Source
 from gpuconfig.core.guide.oses import os_info
 from gpuconfig.core.guide.records import CompatTables, TorchBuild, TorchRelease, arch_key, version_key
 from gpuconfig.core.guide.tables import load_tables
+from gpuconfig.core.i18n import translate
 
 Vendor = Literal["nvidia", "amd", "apple", "cpu"]
 BINARY_COMPATIBILITY = Source(
@@ -48,7 +49,9 @@ class GpuTarget:
     @property
     def label(self) -> str:
         if self.vendor == "nvidia":
-            return f"{self.name} (compute capability {self.compute_capability})"
+            return translate("Guide", "{name} (compute capability {cc})").format(
+                name=self.name, cc=self.compute_capability
+            )
         if self.vendor == "amd":
             return f"{self.name} ({self.gfx_target})"
         return self.name
@@ -66,45 +69,73 @@ def target_from_part(part: Part) -> GpuTarget:
     return GpuTarget(part.name, vendor, str(cc) if cc else None, str(gfx) if gfx else None)
 
 
-def how_it_runs(
-    build: TorchBuild, target: GpuTarget, *, windows: bool = False, tables: CompatTables | None = None
-) -> str:
-    """How `build` runs on `target` in words ("sm_60 code (same major version)"), or "" when it cannot."""
+# How a build runs a GPU: (way, code), way one of "cpu" (the CPU build), "code" (the GPU's own code: its
+# gfx target, or SASS for its exact capability), "major" (SASS for an older capability of the same major
+# version) and "ptx" (PTX the driver compiles); None when it cannot.
+Runs = tuple[str, str] | None
+
+
+def _runs(build: TorchBuild, target: GpuTarget, windows: bool, tables: CompatTables | None) -> Runs:
     if target.vendor in ("cpu", "apple"):
-        return "CPU build" if build.platform == "cpu" else ""
+        return ("cpu", "") if build.platform == "cpu" else None
     if target.vendor == "amd":
-        return f"{target.gfx_target} code" if build.platform == "rocm" and target.gfx_target in build.gfx else ""
+        gfx = target.gfx_target
+        return ("code", gfx) if gfx and build.platform == "rocm" and gfx in build.gfx else None
     if build.platform != "cuda" or target.compute_capability is None:
-        return ""
+        return None
     arch = (tables or load_tables()).nvidia_arch(target.compute_capability)
     # The wheel's CUDA libraries (cuBLAS, cuDNN) know no GPU newer than their toolkit, PTX or not.
     if arch and arch.first_cuda and version_key(build.cuda) < version_key(arch.first_cuda):
-        return ""
+        return None
     # RELEASE.md: the +PTX of PyTorch's wheels is in the Linux builds only.
-    return code_for(build.sm + (() if windows else build.ptx), target.compute_capability)
+    return _code(build.sm + (() if windows else build.ptx), target.compute_capability)
 
 
-def code_for(arch_list: Sequence[str], compute_capability: str) -> str:
-    """Which entry of an arch list (torch.cuda.get_arch_list(): sm_XY and compute_XY) a GPU of this compute
-    capability runs, in words, or "" when none."""
+def _code(arch_list: Sequence[str], compute_capability: str) -> Runs:
     major, minor = version_key(compute_capability)[:2]
     known = [a for a in arch_list if re.fullmatch(r"(sm|compute)_\d+[af]?", a)]
     sass = [a for a in known if a.startswith("sm_") and arch_key(a)[0] == major and arch_key(a)[1] <= minor]
     exact = [a for a in sass if arch_key(a)[1] == minor]
     if exact:
-        return f"{exact[0]} code"
+        return "code", exact[0]
     portable = [a for a in sass if not arch_key(a)[2]]  # sm_90a runs on 9.0 only
     if portable:
-        return f"{max(portable, key=arch_key)} code (same major version)"
+        return "major", max(portable, key=arch_key)
     ptx = [a for a in known if a.startswith("compute_") and arch_key(a)[:2] <= (major, minor)]
     if ptx:
-        return f"{max(ptx, key=arch_key)} PTX, compiled for this GPU when first used"
-    return ""
+        return "ptx", max(ptx, key=arch_key)
+    return None
+
+
+def _words(runs: Runs) -> str:
+    if runs is None:
+        return ""
+    way, code = runs
+    if way == "cpu":
+        return translate("Guide", "CPU build")
+    if way == "major":
+        return translate("Guide", "{code} code (same major version)").format(code=code)
+    if way == "ptx":
+        return translate("Guide", "{code} PTX, compiled for this GPU when first used").format(code=code)
+    return translate("Guide", "{code} code").format(code=code)
+
+
+def how_it_runs(
+    build: TorchBuild, target: GpuTarget, *, windows: bool = False, tables: CompatTables | None = None
+) -> str:
+    """How `build` runs on `target` in words ("sm_60 code (same major version)"), or "" when it cannot."""
+    return _words(_runs(build, target, windows, tables))
+
+
+def code_for(arch_list: Sequence[str], compute_capability: str) -> str:
+    """Which entry of an arch list (torch.cuda.get_arch_list(): sm_XY and compute_XY) a GPU of this compute
+    capability runs, in words, or "" when none."""
+    return _words(_code(arch_list, compute_capability))
 
 
 def runs_on(build: TorchBuild, target: GpuTarget, *, windows: bool = False) -> bool:
     """Whether `build` carries code this GPU can run (see the module docstring for the rule)."""
-    return bool(how_it_runs(build, target, windows=windows))
+    return _runs(build, target, windows, None) is not None
 
 
 @dataclass(frozen=True)
@@ -115,7 +146,8 @@ class WheelChoice:
     required_driver: the oldest driver that runs it at all (CUDA minor-version compatibility, and the GPU's
     own first CUDA release); driver_ok: whether the given driver reaches required_driver (None: none given);
     dropped_in: later builds of the same kind that no longer run these GPUs; runs_gpu is False when no build
-    runs them and `build` is the CPU build instead; driver_note: how the given driver changed the choice.
+    runs them and `build` is the CPU build instead; driver_note: how the given driver changed the choice;
+    through_ptx: whether the build reaches some of the GPUs only through PTX compiled when first used.
     """
 
     build: TorchBuild
@@ -130,6 +162,7 @@ class WheelChoice:
     reason: str
     sources: tuple[Source, ...] = ()
     driver_note: str = ""  # how the installed driver changed the choice, or why it runs none
+    through_ptx: bool = False
 
 
 def toolkit_driver(tables: CompatTables, cuda: str, wheel_os: str) -> str | None:
@@ -181,17 +214,19 @@ def choose_wheel_for(targets: Sequence[GpuTarget], os_id: str, driver: str | Non
         floor = required_driver(tables, build, targets, wheel_os) if build.cuda else None
         if last_branch is not None and floor and version_key(floor)[:1] > last_branch:
             return False
-        return all(how_it_runs(build, t, windows=windows, tables=tables) for t in targets)
+        return all(_runs(build, t, windows, tables) is not None for t in targets)
 
     if gpu_kind is None or system.wheel_os == "macos":
-        why = _no_gpu_reason(vendors, system.name)
+        why = _no_gpu_reason(vendors, system.label)
         return _choice(tables, cpu, targets, system.wheel_os, driver, False, (), "", why)
     same_kind = [b for b in builds if b.platform == gpu_kind]
     candidates = [b for b in same_kind if runs_all(b)]
     if not candidates:
         platform = {"cuda": "CUDA", "rocm": "ROCm"}[gpu_kind]
-        why = f"no PyTorch {platform} wheel for {system.name} carries code for " + ", ".join(t.label for t in targets)
-        return _choice(tables, cpu, targets, system.wheel_os, driver, False, (), "", why + "; using the CPU build")
+        why = translate(
+            "Guide", "no PyTorch {platform} wheel for {os} carries code for {gpus}; using the CPU build"
+        ).format(platform=platform, os=system.label, gpus=", ".join(t.label for t in targets))
+        return _choice(tables, cpu, targets, system.wheel_os, driver, False, (), "", why)
     fit = candidates
     if driver:
         fit = [
@@ -210,14 +245,16 @@ def choose_wheel_for(targets: Sequence[GpuTarget], os_id: str, driver: str | Non
     choice = _choice(tables, chosen, targets, system.wheel_os, driver, True, dropped, last, "")
     if driver and best != chosen:
         need = required_driver(tables, best, targets, wheel_os)
-        note = f" {best.label} would need driver {need} or newer; this machine has {driver}."
-        choice = replace(choice, driver_note=note.strip())
+        note = translate("Guide", "{build} would need driver {need} or newer; this machine has {driver}.")
+        choice = replace(choice, driver_note=note.format(build=best.label, need=need, driver=driver))
     elif driver and choice.driver_ok is False:
         need = min((required_driver(tables, b, targets, wheel_os) or "0" for b in candidates), key=version_key)
         oldest = _pick([b for b in candidates if required_driver(tables, b, targets, wheel_os) == need])
-        note = f" Driver {driver} runs no build for this GPU: the oldest driver any of them accepts is {need}"
-        note += f" ({oldest.label})."
-        choice = replace(choice, driver_note=note.strip())
+        note = translate(
+            "Guide",
+            "Driver {driver} runs no build for this GPU: the oldest driver any of them accepts is {need} ({build}).",
+        )
+        choice = replace(choice, driver_note=note.format(driver=driver, need=need, build=oldest.label))
     return choice
 
 
@@ -227,14 +264,27 @@ def choose_wheel(target: GpuTarget, os_id: str, driver: str | None = None) -> Wh
     return choose_wheel_for([target], os_id, driver)
 
 
+def joined(items: Sequence[str], template: str) -> str:
+    """`items` joined pairwise by a translated two-item template ("{a} and {b}")."""
+    text = items[0] if items else ""
+    for item in items[1:]:
+        text = template.format(a=text, b=item)
+    return text
+
+
 def _no_gpu_reason(vendors: set[Vendor], os_name: str) -> str:
     if vendors <= {"cpu"}:
-        return "no GPU: the CPU build"
+        return translate("Guide", "no GPU: the CPU build")
     if vendors == {"apple"}:
-        return "Apple silicon: PyPI's macOS wheel, which includes the MPS backend"
+        return translate("Guide", "Apple silicon: PyPI's macOS wheel, which includes the MPS backend")
     if len(vendors) > 1:
-        return f"one PyTorch build serves one GPU vendor, not {' and '.join(sorted(vendors))}; using the CPU build"
-    return f"PyTorch has no {next(iter(vendors)).upper()} GPU wheel for {os_name}; using the CPU build"
+        names = joined(sorted(vendors), translate("Guide", "{a} and {b}"))
+        return translate("Guide", "one PyTorch build serves one GPU vendor, not {vendors}; using the CPU build").format(
+            vendors=names
+        )
+    return translate("Guide", "PyTorch has no {vendor} GPU wheel for {os}; using the CPU build").format(
+        vendor=next(iter(vendors)).upper(), os=os_name
+    )
 
 
 def _choice(
@@ -248,7 +298,8 @@ def _choice(
     last_cuda: str,
     fallback: str,
 ) -> WheelChoice:
-    how = tuple(how_it_runs(build, t, windows=wheel_os == "windows", tables=tables) for t in targets)
+    runs = [_runs(build, t, wheel_os == "windows", tables) for t in targets]
+    how = tuple(_words(r) for r in runs)
     floor = required_driver(tables, build, targets, wheel_os) if runs_gpu else None
     wanted = toolkit_driver(tables, build.cuda, wheel_os) if runs_gpu and build.cuda else None
     if wanted and floor and version_key(floor) > version_key(wanted):
@@ -257,7 +308,18 @@ def _choice(
     reason = fallback or _reason(tables, build, targets, how, dropped, last_cuda).strip()
     sources = tuple(dict.fromkeys((*build.sources, BINARY_COMPATIBILITY))) if runs_gpu else build.sources
     return WheelChoice(
-        build, tables.release(build.torch), runs_gpu, how, wanted, floor, ok, dropped, last_cuda, reason, sources
+        build,
+        tables.release(build.torch),
+        runs_gpu,
+        how,
+        wanted,
+        floor,
+        ok,
+        dropped,
+        last_cuda,
+        reason,
+        sources,
+        through_ptx=any(r is not None and r[0] == "ptx" for r in runs),
     )
 
 
@@ -269,22 +331,32 @@ def _reason(
     dropped: tuple[TorchBuild, ...],
     last_cuda: str,
 ) -> str:
-    runs = "; ".join(f"{t.label} runs its {h}" for t, h in zip(targets, how, strict=True))
-    which = "these GPUs" if len(targets) > 1 else "this GPU"
-    return (
-        f"{build.label} is the newest build with code for {which} ({runs}). {dropped_note(tables, dropped, last_cuda)}"
+    runs = "; ".join(
+        translate("Guide", "{gpu} runs its {code}").format(gpu=t.label, code=h)
+        for t, h in zip(targets, how, strict=True)
     )
+    text = (
+        translate("Guide", "{build} is the newest build with code for these GPUs ({runs}). {dropped}")
+        if len(targets) > 1
+        else translate("Guide", "{build} is the newest build with code for this GPU ({runs}). {dropped}")
+    )
+    return text.format(build=build.label, runs=runs, dropped=dropped_note(tables, dropped, last_cuda))
 
 
 def dropped_note(tables: CompatTables, dropped: Sequence[TorchBuild], last_cuda: str) -> str:
     """Which later builds lost the GPU, and the last CUDA line that still has it ("" when none lost it)."""
-    text = ""
+    sentences = []
     if dropped:
         by_release: dict[str, list[str]] = {}
         for b in dropped:
             by_release.setdefault(b.torch, []).append(b.variant)
-        text += "No code for it in: " + "; ".join(f"torch {r} {', '.join(v)}" for r, v in by_release.items()) + "."
+        builds = "; ".join(f"torch {r} {', '.join(v)}" for r, v in by_release.items())
+        sentences.append(translate("Guide", "No code for it in: {builds}.").format(builds=builds))
     newest_cuda = max((b.cuda for b in tables.builds if b.cuda), key=version_key, default="")
     if last_cuda and newest_cuda and version_key(last_cuda) < version_key(newest_cuda):
-        text += f" The CUDA {last_cuda} wheels are the last PyTorch wheels with code for it."
-    return text.strip()
+        sentences.append(
+            translate("Guide", "The CUDA {cuda} wheels are the last PyTorch wheels with code for it.").format(
+                cuda=last_cuda
+            )
+        )
+    return " ".join(sentences)

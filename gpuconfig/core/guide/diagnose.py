@@ -19,11 +19,12 @@ from gpuconfig.core.guide.oses import os_info
 from gpuconfig.core.guide.records import DRIVER_PATTERN, gpu_label, version_key
 from gpuconfig.core.guide.steps import index_option, packages
 from gpuconfig.core.guide.tables import load_tables
+from gpuconfig.core.i18n import translate
 
-# Verdicts the findings below restate with the exact fix; every other failing verdict is passed on.
+# Verdicts (by their English check names) the findings below restate with the exact fix; every other failing
+# verdict is passed on.
 RESTATED = ("PyTorch", "PyTorch sees the GPU", "GPU architecture in the torch build", "Driver supports torch's CUDA")
 LINK_CHECKS = ("PCIe link", "Host to device (pinned)")
-CPU_ONLY = GpuTarget("CPU only", "cpu")
 
 
 def _section(report: Mapping[str, Any], key: str, kind: type) -> Any:
@@ -55,7 +56,7 @@ def guide_from_probe(report: Mapping[str, Any], os_id: str, china_mirrors: bool 
     drivers = sorted({v for d in devices if isinstance(d, dict) and (v := _text(d.get("driver_version")))})
     driver = next((d for d in drivers if DRIVER_PATTERN.fullmatch(d)), None)
     counted: dict[GpuTarget, int] = {}
-    for target in targets or [CPU_ONLY]:
+    for target in targets or [GpuTarget(translate("Guide", "CPU only"), "cpu")]:
         counted[target] = counted.get(target, 0) + 1
     choice = choose_wheel_for(list(counted), os_id, driver)
     install = f"python -m pip install {packages(choice)}{index_option(choice, system)}"
@@ -64,25 +65,41 @@ def guide_from_probe(report: Mapping[str, Any], os_id: str, china_mirrors: bool 
     findings += _torch_findings(torch, devices, install, any(f.severity == "fail" for f in driver_findings))
     findings += _verdict_findings(verdicts)
     guide = guide_for_gpus(list(counted.items()), os_id, driver=driver, extra=findings, china_mirrors=china_mirrors)
-    host = _text(report.get("host")) or "this machine"
+    host = _text(report.get("host")) or translate("Guide", "this machine")
     when = _text(report.get("started_at"))
-    return replace(guide, title=f"Setup guide for {host}" + (f", probed {when}" if when else "") + f" ({system.name})")
+    title = (
+        translate("Guide", "Setup guide for {host}, probed {when} ({os})")
+        if when
+        else translate("Guide", "Setup guide for {host} ({os})")
+    )
+    return replace(guide, title=title.format(host=host, when=when, os=system.label))
 
 
 def _targets(devices: list[Any], findings: list[Finding]) -> list[GpuTarget]:
     targets = []
     for index, device in enumerate(devices):
         if not isinstance(device, dict):
-            findings.append(Finding("warn", f"probe report: devices[{index}] is not an object; skipped"))
+            findings.append(
+                Finding(
+                    "warn",
+                    translate("Guide", "probe report: devices[{index}] is not an object; skipped").format(index=index),
+                )
+            )
             continue
         name = _text(device.get("name")) or f"GPU {index}"
         cc = device.get("compute_capability")
         if not (isinstance(cc, str) and re.fullmatch(r"\d+\.\d", cc)):
-            why = cc.get("unavailable") if isinstance(cc, dict) else f"key 'compute_capability' is {cc!r}"
+            why = (
+                cc.get("unavailable")
+                if isinstance(cc, dict)
+                else translate("Guide", "key 'compute_capability' is {value}").format(value=repr(cc))
+            )
             findings.append(
                 Finding(
                     "warn",
-                    f"{gpu_label(device, index)} {name}: compute capability unknown ({why}); left out of the choice",
+                    translate(
+                        "Guide", "{gpu} {name}: compute capability unknown ({why}); left out of the choice"
+                    ).format(gpu=gpu_label(device, index), name=name, why=why),
                 )
             )
             continue
@@ -107,13 +124,25 @@ def _driver_findings(
             found.append(
                 Finding(
                     "fail",
-                    f"torch {torch.get('version', '?')} is a CUDA {cuda} build, but no NVIDIA driver answered: "
-                    f"{reason}",
-                    "install the NVIDIA driver (step 'Install the NVIDIA driver'), or the CPU build if there is no GPU",
+                    translate(
+                        "Guide", "torch {version} is a CUDA {cuda} build, but no NVIDIA driver answered: {reason}"
+                    ).format(version=torch.get("version", "?"), cuda=cuda, reason=reason),
+                    translate(
+                        "Guide",
+                        "install the NVIDIA driver (step 'Install the NVIDIA driver'), "
+                        "or the CPU build if there is no GPU",
+                    ),
                 )
             )
         elif reason:
-            found.append(Finding("info", f"No NVIDIA GPU found by NVML: {reason}. This guide sets up the CPU build."))
+            found.append(
+                Finding(
+                    "info",
+                    translate(
+                        "Guide", "No NVIDIA GPU found by NVML: {reason}. This guide sets up the CPU build."
+                    ).format(reason=reason),
+                )
+            )
         return found
     if cuda is None or driver is None:
         return found
@@ -121,24 +150,38 @@ def _driver_findings(
     floor = (family.windows if wheel_os == "windows" else family.linux) if family else None
     wanted = (toolkit.windows if wheel_os == "windows" else toolkit.linux) if toolkit else None
     supports = next((_text(d.get("cuda_driver_version")) for d in devices if isinstance(d, dict)), None)
-    said = f" (it supports CUDA {supports})" if supports else ""
+    said = (
+        translate("Guide", "{driver} (it supports CUDA {cuda})").format(driver=driver, cuda=supports)
+        if supports
+        else driver
+    )
+    version = torch.get("version", "?")
     if floor and version_key(driver) < version_key(floor):
         found.append(
             Finding(
                 "fail",
-                f"torch {torch.get('version', '?')} is built for CUDA {cuda}, which needs driver {floor} or newer; "
-                f"this machine's driver is {driver}{said}.",
-                f"update the NVIDIA driver to {wanted or floor} or newer, or install a torch built for the CUDA "
-                "the driver supports (the install step below does this for the current driver)",
+                translate(
+                    "Guide",
+                    "torch {version} is built for CUDA {cuda}, which needs driver {floor} or newer; "
+                    "this machine's driver is {driver}.",
+                ).format(version=version, cuda=cuda, floor=floor, driver=said),
+                translate(
+                    "Guide",
+                    "update the NVIDIA driver to {driver} or newer, or install a torch built for the CUDA "
+                    "the driver supports (the install step below does this for the current driver)",
+                ).format(driver=wanted or floor),
             )
         )
     elif wanted and version_key(driver) < version_key(wanted):
         found.append(
             Finding(
                 "warn",
-                f"torch {torch.get('version', '?')} is built for CUDA {cuda}; driver {driver}{said} runs it only "
-                f"through CUDA minor-version compatibility (NVIDIA lists {wanted} for CUDA {cuda}).",
-                f"update the driver to {wanted} or newer",
+                translate(
+                    "Guide",
+                    "torch {version} is built for CUDA {cuda}; driver {driver} runs it only "
+                    "through CUDA minor-version compatibility (NVIDIA lists {wanted} for CUDA {cuda}).",
+                ).format(version=version, cuda=cuda, driver=said, wanted=wanted),
+                translate("Guide", "update the driver to {driver} or newer").format(driver=wanted),
             )
         )
     return found
@@ -148,23 +191,36 @@ def _torch_findings(torch: dict[str, Any], devices: list[Any], install: str, dri
     if "unavailable" in torch:
         reason, failure = str(torch["unavailable"]), torch.get("failure")
         if failure == Failure.NO_TORCH:
-            return [Finding("info", f"torch is not installed in the probed Python ({reason}).", install)]
+            message = translate("Guide", "torch is not installed in the probed Python ({reason}).")
+            return [Finding("info", message.format(reason=reason), install)]
         if failure in (Failure.NO_PYTHON, Failure.CANCELLED, Failure.TIMEOUT):
-            return [Finding("info", f"torch was not checked: {reason}.", install)]
+            return [
+                Finding("info", translate("Guide", "torch was not checked: {reason}.").format(reason=reason), install)
+            ]
         if failure is None:  # a report from before the probe said why: not judged broken on its words alone
-            return [Finding("warn", f"torch could not be used in the probed Python: {reason}.", install)]
-        return [Finding("fail", f"torch is installed but does not work: {reason}", f"reinstall it: {install}")]
+            message = translate("Guide", "torch could not be used in the probed Python: {reason}.")
+            return [Finding("warn", message.format(reason=reason), install)]
+        return [
+            Finding(
+                "fail",
+                translate("Guide", "torch is installed but does not work: {reason}").format(reason=reason),
+                translate("Guide", "reinstall it: {command}").format(command=install),
+            )
+        ]
     version, cuda, hip = torch.get("version", "?"), _text(torch.get("cuda")), _text(torch.get("hip"))
     if not devices:
         return []
     if hip:
-        return [Finding("fail", f"torch {version} is a ROCm (HIP {hip}) build on a machine with NVIDIA GPUs.", install)]
+        message = translate("Guide", "torch {version} is a ROCm (HIP {hip}) build on a machine with NVIDIA GPUs.")
+        return [Finding("fail", message.format(version=version, hip=hip), install)]
     if not cuda:
         return [
             Finding(
                 "fail",
-                f"torch {version} is a CPU-only build, but this machine has {len(devices)} NVIDIA GPU(s).",
-                f"install the CUDA build: {install}",
+                translate(
+                    "Guide", "torch {version} is a CPU-only build, but this machine has {n} NVIDIA GPU(s)."
+                ).format(version=version, n=len(devices)),
+                translate("Guide", "install the CUDA build: {command}").format(command=install),
             )
         ]
     found = []
@@ -180,14 +236,26 @@ def _torch_findings(torch: dict[str, Any], devices: list[Any], install: str, dri
         known = in_build.get(linked.removeprefix("cuda:")) if isinstance(linked, str) else None
         runs = known if isinstance(known, bool) else bool(isinstance(arch_list, list) and code_for(arch_list, cc))
         if not runs:
-            shown = " ".join(str(a) for a in arch_list) if isinstance(arch_list, list) else "unknown"
+            shown = (
+                " ".join(str(a) for a in arch_list) if isinstance(arch_list, list) else translate("Guide", "unknown")
+            )
             name = _text(device.get("name")) or f"GPU {index}"
             found.append(
                 Finding(
                     "fail",
-                    f"{gpu_label(device, index)} {name} (compute capability {cc}, sm_{cc.replace('.', '')}) is not in "
-                    f"torch {version}'s architecture list ({shown}): every kernel fails with 'no kernel image'.",
-                    f"install a build with code for it: {install}",
+                    translate(
+                        "Guide",
+                        "{gpu} {name} (compute capability {cc}, {sm}) is not in "
+                        "torch {version}'s architecture list ({arch_list}): every kernel fails with 'no kernel image'.",
+                    ).format(
+                        gpu=gpu_label(device, index),
+                        name=name,
+                        cc=cc,
+                        sm=f"sm_{cc.replace('.', '')}",
+                        version=version,
+                        arch_list=shown,
+                    ),
+                    translate("Guide", "install a build with code for it: {command}").format(command=install),
                 )
             )
     # A driver too old for torch's CUDA already explains is_available() being False.
@@ -195,8 +263,12 @@ def _torch_findings(torch: dict[str, Any], devices: list[Any], install: str, dri
         found.append(
             Finding(
                 "fail",
-                f"torch {version} (CUDA {cuda}) sees no GPU: torch.cuda.is_available() is False.",
-                "check nvidia-smi and the driver findings above; then reinstall: " + install,
+                translate(
+                    "Guide", "torch {version} (CUDA {cuda}) sees no GPU: torch.cuda.is_available() is False."
+                ).format(version=version, cuda=cuda),
+                translate("Guide", "check nvidia-smi and the driver findings above; then reinstall: {command}").format(
+                    command=install
+                ),
             )
         )
     return found
@@ -206,12 +278,19 @@ def _verdict_findings(verdicts: list[Any]) -> list[Finding]:
     found = []
     for index, verdict in enumerate(verdicts):
         if not isinstance(verdict, dict):
-            found.append(Finding("warn", f"probe report: verdicts[{index}] is not an object; skipped"))
+            found.append(
+                Finding(
+                    "warn",
+                    translate("Guide", "probe report: verdicts[{index}] is not an object; skipped").format(index=index),
+                )
+            )
             continue
         check, status = str(verdict.get("check", "")), verdict.get("status")
-        if check in RESTATED or status not in ("fail", "warn"):
+        # A report in another language names each check in it and keeps the English name as check_id.
+        key = str(verdict.get("check_id") or check)
+        if key in RESTATED or status not in ("fail", "warn"):
             continue
-        if status == "warn" and check not in LINK_CHECKS:
+        if status == "warn" and key not in LINK_CHECKS:
             continue
         subject = verdict.get("subject", "")
         text = f"{subject}: {check}: {verdict.get('message', '')}".strip()

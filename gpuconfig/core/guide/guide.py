@@ -14,6 +14,7 @@ from gpuconfig.core.guide.records import DRIVER_PATTERN, version_key
 from gpuconfig.core.guide.settings import EnvVar, env_step, env_vars, troubleshooting
 from gpuconfig.core.guide.steps import Step, driver_step, environment_step, install_steps, packages, verify_step
 from gpuconfig.core.guide.tables import load_tables
+from gpuconfig.core.i18n import translate
 
 __all__ = ["OSES", "EnvVar", "Finding", "Guide", "Step", "guide_for_gpus", "guide_for_part"]
 SEVERITIES = ("fail", "warn", "info")
@@ -43,9 +44,7 @@ class Guide:
     @property
     def install_command(self) -> str:
         """The pip command of the install step (what a reader copies first)."""
-        return next(
-            text for step in self.steps if step.title == "Install PyTorch with pip" for _, text in step.commands
-        )
+        return next(text for step in self.steps if step.key == "pip" for _, text in step.commands)
 
 
 def guide_for_gpus(
@@ -80,7 +79,7 @@ def guide_for_gpus(
     findings.sort(key=lambda f: SEVERITIES.index(f.severity))
     names = " + ".join(f"{n} x {t.name}" if n > 1 else t.name for t, n in targets)
     return Guide(
-        title=f"Set up {names} for PyTorch on {system.name}",
+        title=translate("Guide", "Set up {gpus} for PyTorch on {os}").format(gpus=names, os=system.label),
         os=system,
         targets=tuple(targets),
         steps=tuple(s for s in steps if s is not None),
@@ -109,41 +108,66 @@ def _findings(
     build, found = choice.build, []
     gpu_vendors = {t.vendor for t in gpus} & {"nvidia", "amd"}
     if not choice.runs_gpu and gpu_vendors:
-        fix = "run on Linux (or WSL2 for NVIDIA), or build PyTorch from source for this GPU"
+        fix = translate("Guide", "run on Linux (or WSL2 for NVIDIA), or build PyTorch from source for this GPU")
         if any(t.vendor == "amd" for t in gpus) and system.wheel_os == "windows":
-            fix = (
-                "use Linux for ROCm, or AMD's own PyTorch wheels for Windows (see AMD's ROCm for Windows documentation)"
+            fix = translate(
+                "Guide",
+                "use Linux for ROCm, or AMD's own PyTorch wheels for Windows "
+                "(see AMD's ROCm for Windows documentation)",
             )
-        found.append(Finding("fail", f"{choice.reason[0].upper()}{choice.reason[1:]}.", fix))
+        reason = f"{choice.reason[0].upper()}{choice.reason[1:]}"
+        found.append(Finding("fail", translate("Guide", "{reason}.").format(reason=reason), fix))
     if choice.driver_ok is False:
         found.append(
             Finding(
                 "fail",
-                f"Driver {driver} is older than {choice.required_driver}, the oldest driver that runs {build.label} "
-                f"(CUDA {build.cuda}) on {', '.join(t.name for t in gpus)}. {choice.driver_note}".strip(),
-                f"update the NVIDIA driver to {choice.min_driver} or newer (step 'Install the NVIDIA driver')",
+                translate(
+                    "Guide",
+                    "Driver {driver} is older than {required}, the oldest driver that runs {build} "
+                    "(CUDA {cuda}) on {gpus}. {note}",
+                )
+                .format(
+                    driver=driver,
+                    required=choice.required_driver,
+                    build=build.label,
+                    cuda=build.cuda,
+                    gpus=", ".join(t.name for t in gpus),
+                    note=choice.driver_note,
+                )
+                .strip(),
+                translate(
+                    "Guide", "update the NVIDIA driver to {driver} or newer (step 'Install the NVIDIA driver')"
+                ).format(driver=choice.min_driver),
             )
         )
     elif driver and choice.min_driver and version_key(driver) < version_key(choice.min_driver):
         found.append(
             Finding(
                 "warn",
-                f"Driver {driver} runs {build.label} only through CUDA minor-version compatibility: NVIDIA lists "
-                f"{choice.min_driver} for CUDA {build.cuda}. Features that need the newer driver (PTX compiled at run "
-                "time among them) fail.",
-                f"update the driver to {choice.min_driver} or newer",
+                translate(
+                    "Guide",
+                    "Driver {driver} runs {build} only through CUDA minor-version compatibility: NVIDIA lists "
+                    "{wanted} for CUDA {cuda}. Features that need the newer driver (PTX compiled at run "
+                    "time among them) fail.",
+                ).format(driver=driver, build=build.label, wanted=choice.min_driver, cuda=build.cuda),
+                translate("Guide", "update the driver to {driver} or newer").format(driver=choice.min_driver),
             )
         )
     elif driver and choice.runs_gpu and choice.driver_note:
-        found.append(Finding("info", choice.driver_note, "a newer driver lets you install the newer build"))
+        found.append(
+            Finding("info", choice.driver_note, translate("Guide", "a newer driver lets you install the newer build"))
+        )
     if choice.runs_gpu and choice.dropped_in:
         lost = dropped_note(load_tables(), choice.dropped_in, choice.last_cuda)
         found.append(
             Finding(
                 "warn",
-                f"Newer PyTorch builds dropped this GPU. {lost}",
-                f"keep the pinned install command ({packages(choice)} from {build.index}); a plain "
-                "`pip install -U torch` moves to a build without code for this GPU",
+                translate("Guide", "Newer PyTorch builds dropped this GPU. {lost}").format(lost=lost),
+                translate(
+                    "Guide",
+                    "keep the pinned install command ({packages} from {index}); a plain "
+                    "`pip install -U torch` moves to a build without code for this GPU",
+                ).format(packages=packages(choice), index=build.index),
             )
         )
     if count >= 2 and build.platform == "cuda" and choice.runs_gpu:
@@ -151,17 +175,24 @@ def _findings(
             found.append(
                 Finding(
                     "warn",
-                    f"These {count} GPUs have no peer-to-peer path; NCCL may hang or corrupt results without "
-                    "being told.",
-                    "export NCCL_P2P_DISABLE=1 for every rank (set in 'Set the environment variables')",
+                    translate(
+                        "Guide",
+                        "These {count} GPUs have no peer-to-peer path; NCCL may hang or corrupt results without "
+                        "being told.",
+                    ).format(count=count),
+                    translate(
+                        "Guide", "export NCCL_P2P_DISABLE=1 for every rank (set in 'Set the environment variables')"
+                    ),
                 )
             )
         elif p2p is None:
             found.append(
                 Finding(
                     "info",
-                    f"Peer-to-peer support between these {count} GPUs is not known.",
-                    "run nvidia-smi topo -p2p r",
+                    translate("Guide", "Peer-to-peer support between these {count} GPUs is not known.").format(
+                        count=count
+                    ),
+                    translate("Guide", "run nvidia-smi topo -p2p r"),
                 )
             )
     found += _amd_findings(choice, gpus)
@@ -169,20 +200,26 @@ def _findings(
         found.append(
             Finding(
                 "info",
-                "MPS needs Apple silicon and a recent macOS (PyTorch RELEASE.md, operating systems table); "
-                "an operation MPS lacks raises an error unless PYTORCH_ENABLE_MPS_FALLBACK=1 sends it to the CPU.",
+                translate(
+                    "Guide",
+                    "MPS needs Apple silicon and a recent macOS (PyTorch RELEASE.md, operating systems table); "
+                    "an operation MPS lacks raises an error unless PYTORCH_ENABLE_MPS_FALLBACK=1 sends it to the CPU.",
+                ),
             )
         )
     if len(gpu_vendors) > 1:
         found.append(
             Finding(
                 "warn",
-                "NVIDIA and AMD GPUs in one machine: one PyTorch build serves one vendor.",
-                "set up one vendor's GPUs per Python environment",
+                translate("Guide", "NVIDIA and AMD GPUs in one machine: one PyTorch build serves one vendor."),
+                translate("Guide", "set up one vendor's GPUs per Python environment"),
             )
         )
     if build.note:
-        found.append(Finding("info", f"About {build.label}: {build.note}"))
+        # the note itself is the compatibility table's (catalog data, in English)
+        found.append(
+            Finding("info", translate("Guide", "About {build}: {note}").format(build=build.label, note=build.note))
+        )
     return found
 
 
@@ -193,7 +230,9 @@ def _amd_findings(choice: WheelChoice, gpus: list[GpuTarget]) -> list[Finding]:
             found.append(
                 Finding(
                     "warn",
-                    f"{gfx} is not in gpu_architectures.toml: AMD's support for it is not known here.",
+                    translate(
+                        "Guide", "{gfx} is not in gpu_architectures.toml: AMD's support for it is not known here."
+                    ).format(gfx=gfx),
                 )
             )
         if not choice.runs_gpu and gfx.startswith(("gfx103", "gfx110")):
@@ -201,10 +240,16 @@ def _amd_findings(choice: WheelChoice, gpus: list[GpuTarget]) -> list[Finding]:
             found.append(
                 Finding(
                     "info",
-                    f"{gfx} is not in PyTorch's ROCm wheels; HSA_OVERRIDE_GFX_VERSION={override} "
-                    "makes it run the code of its family's supported chip, unsupported by AMD.",
-                    f"export HSA_OVERRIDE_GFX_VERSION={override} before starting Python, and install the newest "
-                    "ROCm wheel",
+                    translate(
+                        "Guide",
+                        "{gfx} is not in PyTorch's ROCm wheels; HSA_OVERRIDE_GFX_VERSION={override} "
+                        "makes it run the code of its family's supported chip, unsupported by AMD.",
+                    ).format(gfx=gfx, override=override),
+                    translate(
+                        "Guide",
+                        "export HSA_OVERRIDE_GFX_VERSION={override} before starting Python, and install the newest "
+                        "ROCm wheel",
+                    ).format(override=override),
                 )
             )
     return found

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
+
 
 @dataclass(frozen=True)
 class OsInfo:
@@ -22,17 +24,22 @@ class OsInfo:
     def linux(self) -> bool:
         return self.wheel_os == "linux"
 
+    @property
+    def label(self) -> str:
+        """The name in the language in use (`name` stays English, as the JSON form gives it)."""
+        return translate("Guide", self.name)
+
 
 OSES: dict[str, OsInfo] = {
     o.id: o
     for o in (
-        OsInfo("ubuntu-22.04", "Ubuntu 22.04 LTS", "linux", "bash"),
-        OsInfo("ubuntu-24.04", "Ubuntu 24.04 LTS", "linux", "bash"),
-        OsInfo("debian-12", "Debian 12 (bookworm)", "linux", "bash"),
-        OsInfo("windows-11", "Windows 11", "windows", "powershell"),
+        OsInfo("ubuntu-22.04", QT_TRANSLATE_NOOP("Guide", "Ubuntu 22.04 LTS"), "linux", "bash"),
+        OsInfo("ubuntu-24.04", QT_TRANSLATE_NOOP("Guide", "Ubuntu 24.04 LTS"), "linux", "bash"),
+        OsInfo("debian-12", QT_TRANSLATE_NOOP("Guide", "Debian 12 (bookworm)"), "linux", "bash"),
+        OsInfo("windows-11", QT_TRANSLATE_NOOP("Guide", "Windows 11"), "windows", "powershell"),
         # WSL2 runs Linux wheels, but the GPU driver is the Windows one.
-        OsInfo("wsl2", "Ubuntu on WSL2 (Windows 11)", "linux", "bash", wsl=True),
-        OsInfo("macos", "macOS on Apple silicon", "macos", "bash"),
+        OsInfo("wsl2", QT_TRANSLATE_NOOP("Guide", "Ubuntu on WSL2 (Windows 11)"), "linux", "bash", wsl=True),
+        OsInfo("macos", QT_TRANSLATE_NOOP("Guide", "macOS on Apple silicon"), "macos", "bash"),
     )
 }
 

@@ -8,10 +8,17 @@ from typing import Any
 from gpuconfig.core.guide.guide import Guide
 from gpuconfig.core.guide.settings import env_command
 from gpuconfig.core.guide.steps import Step
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, html_language, translate
 from gpuconfig.core.links import markdown_web_link, web_link
 from gpuconfig.core.markdown import md_line, md_text
 
 SEVERITY_COLOURS = {"fail": "#cf222e", "warn": "#9a6700", "info": "#57606a"}
+# The severity as a finding is marked in the documents (Markdown writes it in capitals).
+SEVERITY_WORDS = {
+    "fail": QT_TRANSLATE_NOOP("Guide", "fail"),
+    "warn": QT_TRANSLATE_NOOP("Guide", "warn"),
+    "info": QT_TRANSLATE_NOOP("Guide", "info"),
+}
 STYLE = """
 body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; font-size: 11pt; color: #1f2328;
        max-width: 60em; margin: 2em auto; padding: 0 1em; line-height: 1.45; }
@@ -29,13 +36,26 @@ th { background: #f6f8fa; }
 """
 
 
+def _severity(severity: str) -> str:
+    return translate("Guide", SEVERITY_WORDS[severity]) if severity in SEVERITY_WORDS else severity
+
+
 def _summary(guide: Guide) -> list[str]:
     choice, build = guide.choice, guide.choice.build
     gpus = ", ".join(f"{n} x {t.label}" for t, n in guide.targets)
-    lines = [f"GPUs: {gpus}", f"OS: {guide.os.name}", f"PyTorch: {build.label} from {build.index}"]
+    lines = [
+        translate("Guide", "GPUs: {gpus}").format(gpus=gpus),
+        translate("Guide", "OS: {os}").format(os=guide.os.label),
+        translate("Guide", "PyTorch: {build} from {index}").format(build=build.label, index=build.index),
+    ]
     if choice.min_driver:
-        lines.append(f"NVIDIA driver: {choice.min_driver} or newer (runs from {choice.required_driver})")
-    lines.append(f"Why this build: {choice.reason}" + (f" {choice.driver_note}" if choice.driver_note else ""))
+        lines.append(
+            translate("Guide", "NVIDIA driver: {wanted} or newer (runs from {oldest})").format(
+                wanted=choice.min_driver, oldest=choice.required_driver
+            )
+        )
+    why = choice.reason + (f" {choice.driver_note}" if choice.driver_note else "")
+    lines.append(translate("Guide", "Why this build: {why}").format(why=why))
     return lines
 
 
@@ -48,7 +68,7 @@ def _markdown_step(number: str, step: Step) -> list[str]:
     for shell in dict.fromkeys(shell for shell, _ in step.commands):
         lines += [f"```{_fence(shell)}", *(text for s, text in step.commands if s == shell), "```", ""]
     if step.expect:
-        lines += [f"Expected: {md_text(step.expect)}", ""]
+        lines += [translate("Guide", "Expected: {expect}").format(expect=md_text(step.expect)), ""]
     return lines
 
 
@@ -56,23 +76,31 @@ def guide_markdown(guide: Guide) -> str:
     """The guide in Markdown; its texts are escaped (see core.markdown), its commands are code blocks."""
     lines = [f"# {md_line(guide.title)}", "", *(f"- {md_line(line)}" for line in _summary(guide)), ""]
     if guide.findings:
-        lines += ["## Findings", ""]
+        lines += ["## " + translate("Guide", "Findings"), ""]
         for f in guide.findings:
-            fix = f" Fix: {md_line(f.fix)}." if f.fix else ""
-            lines.append(f"- **{f.severity.upper()}** {md_line(f.message)}{fix}")
+            fix = " " + translate("Guide", "Fix: {fix}.").format(fix=md_line(f.fix)) if f.fix else ""
+            lines.append(f"- **{_severity(f.severity).upper()}** {md_line(f.message)}{fix}")
         lines.append("")
-    lines += ["## Steps", ""]
+    lines += ["## " + translate("Guide", "Steps"), ""]
     for number, step in enumerate(guide.steps, 1):
         lines += _markdown_step(f"{number}. ", step)
     if guide.env_vars:
-        lines += ["## Environment variables", "", "| Variable | Value | Why |", "| --- | --- | --- |"]
+        heads = (translate("Guide", "Variable"), translate("Guide", "Value"), translate("Guide", "Why"))
+        lines += ["## " + translate("Guide", "Environment variables"), "", f"| {' | '.join(heads)} |"]
+        lines += ["| --- | --- | --- |"]
         lines += [f"| `{v.name}` | `{v.value}` | {md_line(v.why)} |" for v in guide.env_vars]
         lines.append("")
-    lines += ["## Troubleshooting", ""]
+    lines += ["## " + translate("Guide", "Troubleshooting"), ""]
     for step in guide.troubleshooting:
         lines += _markdown_step("", step)
-    lines += ["## Sources", ""]
-    lines += [f"- {markdown_web_link(s.url, s.title)}, read {md_line(s.read)}" for s in guide.sources]
+    lines += ["## " + translate("Guide", "Sources"), ""]
+    lines += [
+        "- "
+        + translate("Guide", "{source}, read {date}").format(
+            source=markdown_web_link(s.url, s.title), date=md_line(s.read)
+        )
+        for s in guide.sources
+    ]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -82,15 +110,20 @@ def _html_step(number: str, step: Step) -> list[str]:
         text = "\n".join(t for s, t in step.commands if s == shell)
         parts.append(f"<pre><code class='{escape(_fence(shell))}'>{escape(text)}</code></pre>")
     if step.expect:
-        parts.append(f"<p class='expect'>Expected: {escape(step.expect)}</p>")
+        expect = escape(translate("Guide", "Expected: {expect}")).format(expect=escape(step.expect))
+        parts.append(f"<p class='expect'>{expect}</p>")
     return parts
+
+
+def _h2(text: str) -> str:
+    return f"<h2>{escape(text)}</h2>"
 
 
 def guide_html(guide: Guide) -> str:
     """A standalone page (inline CSS, nothing fetched); every text from the guide is escaped."""
     parts = [
         "<!DOCTYPE html>",
-        "<html lang='en'><head><meta charset='utf-8'>",
+        f"<html lang='{html_language()}'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{escape(guide.title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{escape(guide.title)}</h1>",
@@ -99,30 +132,34 @@ def guide_html(guide: Guide) -> str:
         "</ul></div>",
     ]
     if guide.findings:
-        parts.append("<h2>Findings</h2>")
+        parts.append(_h2(translate("Guide", "Findings")))
+        fix_word = escape(translate("Guide", "Fix:"))
         for f in guide.findings:
             colour = SEVERITY_COLOURS.get(f.severity, "#57606a")
-            fix = f"<br><b>Fix:</b> {escape(f.fix)}" if f.fix else ""
+            fix = f"<br><b>{fix_word}</b> {escape(f.fix)}" if f.fix else ""
             parts.append(
                 f"<div class='finding' style='border-color:{colour}'><span class='severity' "
-                f"style='color:{colour}'>{escape(f.severity)}</span> {escape(f.message)}{fix}</div>"
+                f"style='color:{colour}'>{escape(_severity(f.severity))}</span> {escape(f.message)}{fix}</div>"
             )
-    parts.append("<h2>Steps</h2>")
+    parts.append(_h2(translate("Guide", "Steps")))
     for number, step in enumerate(guide.steps, 1):
         parts += _html_step(f"{number}. ", step)
     if guide.env_vars:
-        parts.append("<h2>Environment variables</h2><table><tr><th>Variable</th><th>Value</th><th>Why</th></tr>")
+        heads = (translate("Guide", "Variable"), translate("Guide", "Value"), translate("Guide", "Why"))
+        cells = "".join(f"<th>{escape(head)}</th>" for head in heads)
+        parts.append(_h2(translate("Guide", "Environment variables")) + f"<table><tr>{cells}</tr>")
         parts += [
             f"<tr><td><code>{escape(v.name)}</code></td><td><code>{escape(v.value)}</code></td>"
             f"<td>{escape(v.why)}</td></tr>"
             for v in guide.env_vars
         ]
         parts.append("</table>")
-    parts.append("<h2>Troubleshooting</h2>")
+    parts.append(_h2(translate("Guide", "Troubleshooting")))
     for step in guide.troubleshooting:
         parts += _html_step("", step)
-    parts.append("<h2>Sources</h2><ul class='muted'>")
-    parts += [f"<li>{web_link(s.url, s.title)}, read {escape(s.read)}</li>" for s in guide.sources]
+    parts.append(_h2(translate("Guide", "Sources")) + "<ul class='muted'>")
+    read = escape(translate("Guide", "{source}, read {date}"))
+    parts += [f"<li>{read.format(source=web_link(s.url, s.title), date=escape(s.read))}</li>" for s in guide.sources]
     parts.append("</ul></body></html>")
     return "\n".join(parts) + "\n"
 

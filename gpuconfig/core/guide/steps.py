@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpuconfig.core.guide.choose import GpuTarget, WheelChoice
+from gpuconfig.core.guide.choose import GpuTarget, WheelChoice, joined
 from gpuconfig.core.guide.oses import OsInfo
 from gpuconfig.core.guide.records import version_key
 from gpuconfig.core.guide.tables import load_tables
+from gpuconfig.core.i18n import translate
 
 Command = tuple[str, str]  # (shell, text): "bash" or "powershell", and what to type
 PREFERRED_PYTHON = "3.12"  # inside every release's range from 2.4 on; otherwise the newest the build has
@@ -18,12 +19,14 @@ PREFERRED_PYTHON = "3.12"  # inside every release's range from 2.4 on; otherwise
 
 @dataclass(frozen=True)
 class Step:
-    """One thing to do: why it matters, what to type, and what the output should say."""
+    """One thing to do: why it matters, what to type, and what the output should say; `key` names a step the
+    code looks for ("pip": the install step whose command a reader copies first), whatever its title's language."""
 
     title: str
     why: str
     commands: tuple[Command, ...] = ()
     expect: str = ""
+    key: str = ""
 
 
 def python_version(choice: WheelChoice) -> str:
@@ -59,73 +62,108 @@ def driver_step(system: OsInfo, choice: WheelChoice, targets: list[GpuTarget]) -
     last = min((a.last_driver_branch for a in archs if a.last_driver_branch), key=version_key, default="")
     branch = last or need.split(".")[0]
     open_modules = any(a.open_kernel_modules for a in archs)
-    why = (
-        f"{choice.build.label} brings its own CUDA {cuda} runtime, so only the driver is installed system-wide. "
-        f"NVIDIA lists driver {need} or newer for CUDA {cuda}; {floor} is the oldest that runs it at all "
-        "(CUDA minor-version compatibility). A CUDA toolkit is needed only to compile extensions."
-    )
+    why = [
+        translate(
+            "Guide",
+            "{build} brings its own CUDA {cuda} runtime, so only the driver is installed system-wide. "
+            "NVIDIA lists driver {need} or newer for CUDA {cuda}; {floor} is the oldest that runs it at all "
+            "(CUDA minor-version compatibility). A CUDA toolkit is needed only to compile extensions.",
+        ).format(build=choice.build.label, cuda=cuda, need=need, floor=floor)
+    ]
     if last:
         names = ", ".join(sorted({a.architecture for a in archs if a.last_driver_branch}))
-        why += f" The R{last} branch is the last NVIDIA driver for {names}: install it, not a newer branch."
+        why.append(
+            translate(
+                "Guide",
+                "The R{branch} branch is the last NVIDIA driver for {architectures}: install it, not a newer branch.",
+            ).format(branch=last, architectures=names)
+        )
     package = f"nvidia-driver-{branch}" + ("-open" if open_modules else "")
     if open_modules and system.linux and not system.wsl:
-        why += " This GPU is supported only with NVIDIA's open kernel modules (the -open packages)."
+        why.append(
+            translate("Guide", "This GPU is supported only with NVIDIA's open kernel modules (the -open packages).")
+        )
+    expect = translate("Guide", "Driver Version: {need} or newer").format(need=need)
     if system.wsl:
+        why.append(
+            translate(
+                "Guide",
+                "Under WSL2 the Windows driver serves Linux too: install it on Windows (nvidia.com/drivers) and "
+                "never install a Linux NVIDIA driver inside WSL; libcuda.so is mapped into WSL for you.",
+            )
+        )
         return Step(
-            "Install the NVIDIA driver on Windows, not in WSL",
-            why + " Under WSL2 the Windows driver serves Linux too: install it on Windows (nvidia.com/drivers) and "
-            "never install a Linux NVIDIA driver inside WSL; libcuda.so is mapped into WSL for you.",
+            translate("Guide", "Install the NVIDIA driver on Windows, not in WSL"),
+            " ".join(why),
             (("bash", "nvidia-smi"),),
-            f"Driver Version: {need} or newer, and your GPU listed",
+            translate("Guide", "Driver Version: {need} or newer, and your GPU listed").format(need=need),
         )
     if system.wheel_os == "windows":
+        why.append(
+            translate(
+                "Guide",
+                "Download it from nvidia.com/drivers (Game Ready or Studio for GeForce, the data-center driver "
+                "for others) and reboot.",
+            )
+        )
         return Step(
-            "Install the NVIDIA driver",
-            why + " Download it from nvidia.com/drivers (Game Ready or Studio for GeForce, the data-center driver "
-            "for others) and reboot.",
-            (("powershell", "nvidia-smi"),),
-            f"Driver Version: {need} or newer",
+            translate("Guide", "Install the NVIDIA driver"), " ".join(why), (("powershell", "nvidia-smi"),), expect
         )
     if system.id.startswith("ubuntu"):
+        newer = "    # " + translate("Guide", "or a newer branch from the list")
         commands: tuple[Command, ...] = (
             ("bash", "sudo ubuntu-drivers list"),
-            ("bash", f"sudo apt install {package}" + ("" if last else "    # or a newer branch from the list")),
+            ("bash", f"sudo apt install {package}" + ("" if last else newer)),
             ("bash", "sudo reboot"),
             ("bash", "nvidia-smi"),
         )
-        how = f" Pick the {branch} branch" + ("." if last else " or newer from Ubuntu's list.")
+        pick = (
+            translate("Guide", "Pick the {branch} branch.")
+            if last
+            else translate("Guide", "Pick the {branch} branch or newer from Ubuntu's list.")
+        )
+        why.append(pick.format(branch=branch))
     else:
+        sources = "    # " + translate("Guide", "needs 'contrib non-free non-free-firmware' in sources")
         commands = (
-            ("bash", "apt-cache policy nvidia-driver    # needs 'contrib non-free non-free-firmware' in sources"),
+            ("bash", "apt-cache policy nvidia-driver" + sources),
             ("bash", "sudo apt install nvidia-driver firmware-misc-nonfree linux-headers-amd64"),
             ("bash", "sudo reboot"),
             ("bash", "nvidia-smi"),
         )
-        how = (
-            f" Debian's own package is fine if apt-cache shows {need} or newer; otherwise install the driver from "
-            "NVIDIA's CUDA repository for debian12 (cuda-keyring package, then the cuda-drivers or nvidia-open "
-            "package)."
+        why.append(
+            translate(
+                "Guide",
+                "Debian's own package is fine if apt-cache shows {need} or newer; otherwise install the driver from "
+                "NVIDIA's CUDA repository for debian12 (cuda-keyring package, then the cuda-drivers or nvidia-open "
+                "package).",
+            ).format(need=need)
         )
-    return Step("Install the NVIDIA driver", why + how, commands, f"Driver Version: {need} or newer")
+    return Step(translate("Guide", "Install the NVIDIA driver"), " ".join(why), commands, expect)
 
 
 def _amd_step(system: OsInfo) -> Step:
     return Step(
-        "Give your user the AMD GPU",
-        "PyTorch's ROCm wheel bundles the ROCm libraries; the system needs the amdgpu kernel driver (in the Linux "
-        "kernel, or AMD's amdgpu-dkms from amdgpu-install) and your user in the render and video groups.",
+        translate("Guide", "Give your user the AMD GPU"),
+        translate(
+            "Guide",
+            "PyTorch's ROCm wheel bundles the ROCm libraries; the system needs the amdgpu kernel driver (in the Linux "
+            "kernel, or AMD's amdgpu-dkms from amdgpu-install) and your user in the render and video groups.",
+        ),
         (
-            ("bash", "sudo usermod -aG render,video $USER    # then log out and in"),
+            ("bash", "sudo usermod -aG render,video $USER    # " + translate("Guide", "then log out and in")),
             ("bash", "ls -l /dev/kfd /dev/dri/render*"),
         ),
-        "/dev/kfd and /dev/dri/renderD128 exist and belong to the render group",
+        translate("Guide", "/dev/kfd and /dev/dri/renderD128 exist and belong to the render group"),
     )
 
 
 def environment_step(system: OsInfo, choice: WheelChoice) -> Step:
     py = python_version(choice)
     build = choice.build
-    why = f"torch {build.torch} has wheels for Python {build.python_min} to {build.python_max}; this guide uses {py}."
+    why = translate("Guide", "torch {torch} has wheels for Python {low} to {high}; this guide uses {python}.").format(
+        torch=build.torch, low=build.python_min, high=build.python_max, python=py
+    )
     if system.shell == "powershell":
         commands: tuple[Command, ...] = (
             ("powershell", f"py -{py} -m venv $HOME\\venvs\\torch"),
@@ -133,7 +171,12 @@ def environment_step(system: OsInfo, choice: WheelChoice) -> Step:
         )
     else:
         commands = (("bash", f"python{py} -m venv ~/venvs/torch"), ("bash", "source ~/venvs/torch/bin/activate"))
-    return Step("Create a Python environment", why, commands, f"python --version prints Python {py}.x")
+    return Step(
+        translate("Guide", "Create a Python environment"),
+        why,
+        commands,
+        translate("Guide", "python --version prints Python {python}.x").format(python=py),
+    )
 
 
 def install_steps(system: OsInfo, choice: WheelChoice) -> tuple[Step, Step, Step]:
@@ -149,31 +192,52 @@ def install_steps(system: OsInfo, choice: WheelChoice) -> tuple[Step, Step, Step
     missing = [
         n for n, s in (("torchvision", choice.release.torchvision), ("torchaudio", choice.release.torchaudio)) if not s
     ]
-    also = f" No {' or '.join(missing)} release matches torch {build.torch}, so it is left out." if missing else ""
+    also = (
+        " "
+        + translate("Guide", "No {packages} release matches torch {torch}, so it is left out.").format(
+            packages=joined(missing, translate("Guide", "{a} or {b}")), torch=build.torch
+        )
+        if missing
+        else ""
+    )
     pip = Step(
-        "Install PyTorch with pip",
+        translate("Guide", "Install PyTorch with pip"),
         (
-            f"Installs torch {build.torch} from PyPI, whose macOS wheel includes the MPS backend.{also}"
+            translate("Guide", "Installs torch {torch} from PyPI, whose macOS wheel includes the MPS backend.").format(
+                torch=build.torch
+            )
             if system.wheel_os == "macos"
-            else f"Installs {what} and its companion packages from one index, so pip cannot mix in a build for "
-            f"another CUDA or a CPU-only wheel.{also}"
-        ),
+            else translate(
+                "Guide",
+                "Installs {build} and its companion packages from one index, so pip cannot mix in a build for "
+                "another CUDA or a CPU-only wheel.",
+            ).format(build=what)
+        )
+        + also,
         ((shell, f"python -m pip install {pins}{index}"),),
+        # what pip prints, in English whatever the guide's language
         f"Successfully installed torch-{build.torch}.x" + ("" if system.wheel_os == "macos" else f"+{build.variant}"),
+        key="pip",
     )
     activate = "source .venv/bin/activate" if shell == "bash" else ".venv\\Scripts\\Activate.ps1"
     uv = Step(
-        "Or with uv",
-        "The same packages through uv. uv's own --torch-backend=auto picks an index from the installed driver, "
-        "not from the GPU's architecture, so the index is named here.",
+        translate("Guide", "Or with uv"),
+        translate(
+            "Guide",
+            "The same packages through uv. uv's own --torch-backend=auto picks an index from the installed driver, "
+            "not from the GPU's architecture, so the index is named here.",
+        ),
         ((shell, f"uv venv --python {py}"), (shell, activate), (shell, f"uv pip install {pins}{index}")),
         pip.expect,
     )
     conda = Step(
-        "Or in a conda environment",
-        "The pytorch channel on Anaconda stopped at torch 2.5 (pytorch#138506). Create the environment with conda "
-        "and install the wheel with pip inside it, or use conda-forge's pytorch package and check its "
-        "architecture list with the verification step.",
+        translate("Guide", "Or in a conda environment"),
+        translate(
+            "Guide",
+            "The pytorch channel on Anaconda stopped at torch 2.5 (pytorch#138506). Create the environment with conda "
+            "and install the wheel with pip inside it, or use conda-forge's pytorch package and check its "
+            "architecture list with the verification step.",
+        ),
         (
             (shell, f"conda create -n torch python={py} -y"),
             (shell, "conda activate torch"),
@@ -192,8 +256,8 @@ def verify_step(system: OsInfo, choice: WheelChoice, targets: list[GpuTarget]) -
 
     if system.wheel_os == "macos" and any(t.vendor == "apple" for t in targets):
         return Step(
-            "Check the install",
-            "torch sees the Apple GPU through MPS and runs a matrix product on it.",
+            translate("Guide", "Check the install"),
+            translate("Guide", "torch sees the Apple GPU through MPS and runs a matrix product on it."),
             (
                 py("import torch; print(torch.__version__); print(torch.backends.mps.is_available())"),
                 py(
@@ -201,17 +265,19 @@ def verify_step(system: OsInfo, choice: WheelChoice, targets: list[GpuTarget]) -
                     "torch.mps.synchronize(); print(b.shape, b.device)"
                 ),
             ),
-            f"{build.torch}.x, then True; then torch.Size([2048, 2048]) mps:0",
+            translate("Guide", "{torch}.x, then True; then torch.Size([2048, 2048]) mps:0").format(torch=build.torch),
         )
     if not choice.runs_gpu:
         return Step(
-            "Check the install",
-            "A CPU build: torch.version.cuda is None and the matrix product runs on the CPU.",
+            translate("Guide", "Check the install"),
+            translate("Guide", "A CPU build: torch.version.cuda is None and the matrix product runs on the CPU."),
             (
                 py("import torch; print(torch.__version__); print(torch.version.cuda)"),
                 py("import torch; a = torch.randn(2048, 2048); print((a @ a).shape)"),
             ),
-            f"{build.torch}.x+cpu (or {build.torch}.x), then None; then torch.Size([2048, 2048])",
+            translate("Guide", "{torch}.x+cpu (or {torch}.x), then None; then torch.Size([2048, 2048])").format(
+                torch=build.torch
+            ),
         )
     runtime = "torch.version.hip" if build.rocm else "torch.version.cuda"
     caps = ", ".join(
@@ -219,10 +285,18 @@ def verify_step(system: OsInfo, choice: WheelChoice, targets: list[GpuTarget]) -
     )
     arch = str(list(build.arch_list))
     how = "; ".join(sorted(set(choice.how)))
+    version = build.cuda or build.rocm
+    if build.rocm:
+        version = translate("Guide", "{version} (HIP prints a longer version that starts with it)").format(
+            version=version
+        )
     return Step(
-        "Check the install",
-        "Confirms the wheel, its runtime, that torch sees the GPU, that the wheel has code for it, and that a real "
-        f"matrix product runs. The GPU runs {how}.",
+        translate("Guide", "Check the install"),
+        translate(
+            "Guide",
+            "Confirms the wheel, its runtime, that torch sees the GPU, that the wheel has code for it, and that a real "
+            "matrix product runs. The GPU runs {how}.",
+        ).format(how=how),
         (
             py(f"import torch; print(torch.__version__); print({runtime}); print(torch.cuda.is_available())"),
             py(
@@ -234,9 +308,15 @@ def verify_step(system: OsInfo, choice: WheelChoice, targets: list[GpuTarget]) -
                 "print(b.shape, b.device, torch.isfinite(b).all().item())"
             ),
         ),
-        f"{build.torch}.x+{build.variant}, then {build.cuda or build.rocm}"
-        + (" (HIP prints a longer version that starts with it)" if build.rocm else "")
-        + ", then True; "
-        + (f"capability {caps}; " if caps else "")
-        + f"arch list {arch}; then torch.Size([4096, 4096]) cuda:0 True",
+        translate(
+            "Guide",
+            "{torch}.x+{variant}, then {version}, then True; {capability}arch list {arch}; "
+            "then torch.Size([4096, 4096]) cuda:0 True",
+        ).format(
+            torch=build.torch,
+            variant=build.variant,
+            version=version,
+            capability=translate("Guide", "capability {caps}; ").format(caps=caps) if caps else "",
+            arch=arch,
+        ),
     )

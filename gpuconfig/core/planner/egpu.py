@@ -11,6 +11,7 @@ from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.egpu.check import Host, check_egpu, dock_psu_needed
 from gpuconfig.core.egpu.speed import LinkSpeed, link_speed
 from gpuconfig.core.egpu.tables import EgpuTables
+from gpuconfig.core.i18n import translate
 from gpuconfig.core.planner.gpus import GpuOption, paced
 from gpuconfig.core.planner.platform import Parts, Platform, has_cables
 
@@ -46,25 +47,29 @@ def cheapest_enclosure(
         if dock.specs.get("psu_w") is None and dock.specs.get("max_gpu_power_w") is None:
             supply = _psu_for(parts, gpu, rules)
             if supply is None:
-                reasons.append(f"{dock.name}: no priced supply for it")
+                reasons.append(translate("Planner", "{enclosure}: no priced supply for it").format(enclosure=dock.name))
                 continue
             cost += supply[0]
             lines.append(BuildLine(supply[1].id))
         speed = link_speed(found.link, gpu, rules) if found.link is not None else None
         if speed is None:
-            reasons.append(f"{dock.name}: no measured rate for its link")
+            reasons.append(
+                translate("Planner", "{enclosure}: no measured rate for its link").format(enclosure=dock.name)
+            )
             continue
         link = (found.link.pcie_gen or 0, found.link.pcie_lanes or 0) if found.link else (0, 0)
         return Platform(tuple(lines), cost, link, int(gpu.specs.get("tdp_w") or 0)), speed, ""
     if not parts("dock"):
-        return None, None, "no priced eGPU enclosure in the catalog"
-    return None, None, "no enclosure works: " + "; ".join(reasons[:4])
+        return None, None, translate("Planner", "no priced eGPU enclosure in the catalog")
+    return None, None, translate("Planner", "no enclosure works: {reasons}").format(reasons="; ".join(reasons[:4]))
 
 
 def with_link(option: GpuOption, input_bytes: float, speed: LinkSpeed) -> GpuOption:
     """The option with each step's batch copied over the eGPU link before its kernels (a plain loop)."""
     copy = input_bytes / (speed.egpu_gbs * 1e9)
-    link = f"{speed.link.name}, about {speed.egpu_gbs:g} GB/s host to device"
+    link = translate("Planner", "{link}, about {rate:g} GB/s host to device").format(
+        link=speed.link.name, rate=speed.egpu_gbs
+    )
     if option.step_seconds is None:
         return replace(option, comm_seconds=copy, link=link)
     return paced(option, option.step_seconds + copy, copy, link)

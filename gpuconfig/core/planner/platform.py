@@ -17,6 +17,7 @@ from gpuconfig.core.build.model import Build, BuildLine, Item, resolve
 from gpuconfig.core.build.power import card_power, is_atx3, power_budget, required_rating
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 
 Price = Callable[[Part], float | None]  # a part's price in the plan's currency; None: not for sale here
 
@@ -205,20 +206,24 @@ def cheapest_platform(
 
 
 WHY = {
-    "slots": "no board in the catalog seats {count} of these {width}-slot cards",
-    "lanes": "no CPU in the catalog has the PCIe lanes for the board's slots",
-    "memory": "no memory kit in the catalog matches the platform and holds enough",
-    "power": "no supply in the catalog carries {count} of these cards (watts, cables or the wall circuit)",
-    "drive": "no NVMe drive in the catalog is large enough",
-    "case": "no case in the catalog takes the board, the cards' length and their last slot",
-    "check": "every candidate failed a compatibility rule",
+    "slots": QT_TRANSLATE_NOOP("Planner", "no board in the catalog seats {count} of these {width}-slot cards"),
+    "lanes": QT_TRANSLATE_NOOP("Planner", "no CPU in the catalog has the PCIe lanes for the board's slots"),
+    "memory": QT_TRANSLATE_NOOP("Planner", "no memory kit in the catalog matches the platform and holds enough"),
+    "power": QT_TRANSLATE_NOOP(
+        "Planner", "no supply in the catalog carries {count} of these cards (watts, cables or the wall circuit)"
+    ),
+    "drive": QT_TRANSLATE_NOOP("Planner", "no NVMe drive in the catalog is large enough"),
+    "case": QT_TRANSLATE_NOOP(
+        "Planner", "no case in the catalog takes the board, the cards' length and their last slot"
+    ),
+    "check": QT_TRANSLATE_NOOP("Planner", "every candidate failed a compatibility rule"),
 }
 
 
 def _why(reasons: list[str], gpu: Part, count: int) -> str:
     if not reasons:
-        return "the catalog has no priced boards"
+        return translate("Planner", "the catalog has no priced boards")
     # The reason that stopped the most promising board: the last rule reached.
     order = list(WHY)
     worst = max(reasons, key=order.index)
-    return WHY[worst].format(count=count, width=card_width(Item(gpu, 1)))
+    return translate("Planner", WHY[worst]).format(count=count, width=card_width(Item(gpu, 1)))

@@ -23,12 +23,13 @@ from typing import Any
 from gpuconfig.core.build.model import OSES, PORTS, Build, BuildLine
 from gpuconfig.core.build.rules import Rules
 from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
 from gpuconfig.core.numbers import NumberError, checked_amount, checked_number
 from gpuconfig.core.planner.changes import Variant
 from gpuconfig.core.planner.gpus import GpuOption, GpuOptions, with_communication
 from gpuconfig.core.planner.platform import Parts, cheapest_platform
-from gpuconfig.core.workload.advice import OFFLOAD_CHANGE, micro_batch_label
+from gpuconfig.core.workload.advice import micro_batch_label
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec, memory_at
 from gpuconfig.core.workload.fit import Headroom, default_headroom
 from gpuconfig.core.workload.models import ModelSource
@@ -108,10 +109,12 @@ class Change:
 
     def text(self) -> str:
         if not self.label:
-            return "as asked"
+            return translate("Planner", "as asked")
         if self.time_factor is None:
             return self.label
-        return f"{self.label} ({self.time_factor:.2f}x time per sample)"
+        return translate("Planner", "{change} ({factor:.2f}x time per sample)").format(
+            change=self.label, factor=self.time_factor
+        )
 
 
 AS_ASKED = Change("")
@@ -232,7 +235,9 @@ def plan_parts(store: Any) -> list[Part]:
     return [part for kind in PLAN_KINDS for part in store.parts(kind)]
 
 
-OFFLOAD_LABEL = f"{OFFLOAD_CHANGE} (the CPU's own optimizer step is not counted)"
+OFFLOAD_LABEL = QT_TRANSLATE_NOOP(
+    "Planner", "optimizer on the CPU (ZeRO-Offload) (the CPU's own optimizer step is not counted)"
+)
 
 
 class Search:
@@ -270,9 +275,13 @@ class Search:
             if asked.training:
                 labels.append(micro_batch_label(option.batch, option.grad_accum))
             else:
-                labels.append(f"batches of {option.batch}, {option.grad_accum} one after another")
+                labels.append(
+                    translate("Planner", "batches of {batch}, {count} one after another").format(
+                        batch=option.batch, count=option.grad_accum
+                    )
+                )
         if option.strategy == OFFLOAD:
-            labels.append(OFFLOAD_LABEL)
+            labels.append(translate("Planner", OFFLOAD_LABEL))
         if not labels:
             return AS_ASKED
         base = self.asked.workload
@@ -316,10 +325,18 @@ def recommend(
     gpus = [(amount, part, GpuSpec.from_specs(part.id, part.name, part.specs)) for amount, part in shelf("gpu")]
     drive_gb = _drive_gb(options, constraints)
     notes: list[str] = [
-        "Several cards in one machine: the step is paced by the slower of compute and the traffic between the "
-        "cards over the slowest slot's PCIe link (" + rules.link_source + ").",
-        "Rented nodes: NVLink inside a node where the instance has it; the network between nodes is not modelled.",
-        f"Fits: the peak per GPU within the card's memory less {headroom.percent} headroom ({headroom.why}).",
+        translate(
+            "Planner",
+            "Several cards in one machine: the step is paced by the slower of compute and the traffic between the "
+            "cards over the slowest slot's PCIe link ({source}).",
+        ).format(source=rules.link_source),
+        translate(
+            "Planner",
+            "Rented nodes: NVLink inside a node where the instance has it; the network between nodes is not modelled.",
+        ),
+        translate(
+            "Planner", "Fits: the peak per GPU within the card's memory less {headroom} headroom ({why})."
+        ).format(headroom=headroom.percent, why=headroom.why),
     ]
     candidates: list[Candidate] = []
     skipped: list[str] = []  # GPU choices that hold the workload but found no machine around them
@@ -327,8 +344,11 @@ def recommend(
     if constraints.form == "egpu":
         candidates, skipped, considered = _egpu_candidates(search, gpus, shelf, constraints, rules)
         notes = [
-            "Laptop with eGPU: one card in an enclosure; each step's batch crosses the link before the step's "
-            "kernels, at the link's measured copy rate (catalog/egpu.toml).",
+            translate(
+                "Planner",
+                "Laptop with eGPU: one card in an enclosure; each step's batch crosses the link before the step's "
+                "kernels, at the link's measured copy rate (catalog/egpu.toml).",
+            ),
             *notes[1:],
         ]
     for gpu_price, gpu, spec in gpus if constraints.form != "egpu" else []:
@@ -379,7 +399,7 @@ def recommend(
             candidates.append(Candidate(build, option, cost, platform.wall_w, change=change))
             break  # the fewest cards that fit: more of the same only add cost in this ranking
     if constraints.form == "rack":
-        notes.append("The catalog has no rack chassis: price the chassis separately.")
+        notes.append(translate("Planner", "The catalog has no rack chassis: price the chassis separately."))
     candidates = _pareto(candidates)
     # Known speed first, best throughput per money first; builds whose speed the catalog cannot rate last.
     candidates.sort(key=lambda c: (c.per_money is None, -(c.per_money or 0.0), c.cost))
@@ -533,7 +553,8 @@ def _rentals(
                 nvlink = float(gpu.specs.get("nvlink_gbs") or 0) / 2  # the catalog's figure is both directions
                 nvlinked = "nvlink" in str(instance.specs.get("interconnect") or "").lower()
                 if per_node > 1 and nvlink and nvlinked and option.strategy != OFFLOAD:  # host copies: PCIe
-                    link_gbs, link = nvlink, f"NVLink {nvlink:g} GB/s per direction"
+                    link_gbs = nvlink
+                    link = translate("Planner", "NVLink {rate:g} GB/s per direction").format(rate=nvlink)
                 else:
                     generation = int(gpu.specs.get("pcie_gen") or 4)
                     link_gbs, link = rules.link_gbs(generation, 16), f"PCIe {generation}.0 x16"
@@ -571,34 +592,67 @@ def _shortfall(
                 break
             count = count + 1 if count < 8 else count + 8
     needed.sort(key=lambda n: n.gpu_cost)
-    limit = format_money(constraints.budget, constraints.currency) if constraints.budget else "the limits"
     rent_text = ""
     if rentals:
         r = rentals[0]
         gpus_rented = r.nodes * int(r.instance.specs.get("gpu_count") or 1)
-        rent_text = (
-            f" Renting: {r.nodes} x {r.instance.name} ({gpus_rented} GPUs) "
-            f"at {format_money(r.hourly, constraints.currency)}/h."
+        rent_text = " " + translate("Planner", "Renting: {nodes} x {instance} ({gpus} GPUs) at {price}/h.").format(
+            nodes=r.nodes,
+            instance=r.instance.name,
+            gpus=gpus_rented,
+            price=format_money(r.hourly, constraints.currency),
         )
     what = f"{workload.model} ({workload.task})"
     if not needed:
-        return Shortfall(f"No GPU in the catalog holds {what} with up to {MAX_CLUSTER_GPUS} GPUs.{rent_text}")
+        text = translate("Planner", "No GPU in the catalog holds {what} with up to {n} GPUs.").format(
+            what=what, n=MAX_CLUSTER_GPUS
+        )
+        return Shortfall(text + rent_text)
     cheapest = needed[0]
     fewest = min(needed, key=lambda n: (n.count, n.gpu_cost))
-    text = f"Nothing within {limit} holds {what}. The cheapest that does: {_needed_text(cheapest, constraints)}"
+    if constraints.budget:
+        nothing = translate("Planner", "Nothing within {budget} holds {what}.").format(
+            budget=format_money(constraints.budget, constraints.currency), what=what
+        )
+    else:
+        nothing = translate("Planner", "Nothing within the limits holds {what}.").format(what=what)
     if fewest is not cheapest:
-        text += f"; with the fewest GPUs: {_needed_text(fewest, constraints)}"
-    return Shortfall(text + "." + rent_text, tuple(needed))
+        instead = translate("Planner", "The cheapest that does: {cheapest}; with the fewest GPUs: {fewest}.").format(
+            cheapest=_needed_text(cheapest, constraints), fewest=_needed_text(fewest, constraints)
+        )
+    else:
+        instead = translate("Planner", "The cheapest that does: {cheapest}.").format(
+            cheapest=_needed_text(cheapest, constraints)
+        )
+    return Shortfall(nothing + " " + instead + rent_text, tuple(needed))
 
 
 def _needed_text(n: Needed, constraints: Constraints) -> str:
-    where = f"across {n.machines} machines of 8" if n.machines > 1 else "in one machine"
-    change = f", {n.change.text()}" if n.change.label else ""
-    return (
-        f"{n.count} x {n.gpu.name} ({n.gpu.memory_bytes / 1024**3:.0f} GiB each, {n.strategy}{change}, "
-        f"{n.peak_bytes / 1024**3:.1f} GiB used per GPU) {where}, {format_money(n.gpu_cost, constraints.currency)} "
-        "for the GPUs alone"
+    where = (
+        translate("Planner", "across {n} machines of 8").format(n=n.machines)
+        if n.machines > 1
+        else translate("Planner", "in one machine")
     )
+    words = {
+        "count": n.count,
+        "gpu": n.gpu.name,
+        "memory": n.gpu.memory_bytes / 1024**3,
+        "strategy": n.strategy,
+        "peak": n.peak_bytes / 1024**3,
+        "where": where,
+        "cost": format_money(n.gpu_cost, constraints.currency),
+    }
+    if n.change.label:
+        return translate(
+            "Planner",
+            "{count} x {gpu} ({memory:.0f} GiB each, {strategy}, {change}, {peak:.1f} GiB used per GPU) {where}, "
+            "{cost} for the GPUs alone",
+        ).format(**words, change=n.change.text())
+    return translate(
+        "Planner",
+        "{count} x {gpu} ({memory:.0f} GiB each, {strategy}, {peak:.1f} GiB used per GPU) {where}, {cost} for the "
+        "GPUs alone",
+    ).format(**words)
 
 
 def _break_even(candidates: list[Candidate], rentals: list[Rental], constraints: Constraints) -> BreakEven | None:
@@ -611,19 +665,27 @@ def _break_even(candidates: list[Candidate], rentals: list[Rental], constraints:
         return None
     power = (_electricity_per_hour(build, constraints) or 0.0) / (build_rate * 3600)  # per sample
     if per_sample <= power:
-        return BreakEven(math.inf, math.inf, math.inf, "Renting costs less per sample than this build's electricity.")
+        cheaper = translate("Planner", "Renting costs less per sample than this build's electricity.")
+        return BreakEven(math.inf, math.inf, math.inf, cheaper)
     samples = build.cost / (per_sample - power)
     build_hours = samples / build_rate / 3600
     rent_hours = samples / (rental.option.samples_per_s or 1) / 3600
-    electricity = (
-        " (electricity not counted)"
+    message = (
+        translate(
+            "Planner",
+            "Buying {build} pays for itself against renting {instance} after {hours:,.0f} hours of training on it "
+            "({days:,.0f} days around the clock) (electricity not counted).",
+        )
         if constraints.electricity_per_kwh is None
-        else " (electricity at the build's full power)"
+        else translate(
+            "Planner",
+            "Buying {build} pays for itself against renting {instance} after {hours:,.0f} hours of training on it "
+            "({days:,.0f} days around the clock) (electricity at the build's full power).",
+        )
     )
     return BreakEven(
         samples,
         build_hours,
         rent_hours,
-        f"Buying {build.build.name} pays for itself against renting {rental.instance.name} after "
-        f"{build_hours:,.0f} hours of training on it ({build_hours / 24:,.0f} days around the clock){electricity}.",
+        message.format(build=build.build.name, instance=rental.instance.name, hours=build_hours, days=build_hours / 24),
     )

@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.paths import catalog_dir
 
 BAND_FILE = "estimate_accuracy.toml"
+# Why there is no band, in English (translate("Workload", ...) says it in the language in use: band_text).
 NO_BAND = {
-    "cuda": "no measured band for GPUs yet",
-    "cpu": "no measured band yet (benchmarks/estimate_accuracy_cpu.py measures it)",
+    "cuda": QT_TRANSLATE_NOOP("Workload", "no measured band for GPUs yet"),
+    "cpu": QT_TRANSLATE_NOOP("Workload", "no measured band yet (benchmarks/estimate_accuracy_cpu.py measures it)"),
 }
 
 
@@ -66,10 +68,14 @@ def band_text(device: str) -> str:
     """One line: "±X % (held-out median), worst Y %, from <benchmark> over N cases", or why there is none."""
     found = band(device)
     if found is None:
-        return NO_BAND.get(device, NO_BAND["cuda"])
-    return (
-        f"±{100 * found.median_abs_error:.0f} % (held-out median), worst {100 * found.worst_error:+.0f} %, "
-        f"from {found.benchmark} over {found.cases} cases"
+        return translate("Workload", NO_BAND.get(device, NO_BAND["cuda"]))
+    return translate(
+        "Workload", "±{median:.0f} % (held-out median), worst {worst:+.0f} %, from {benchmark} over {cases} cases"
+    ).format(
+        median=100 * found.median_abs_error,
+        worst=100 * found.worst_error,
+        benchmark=found.benchmark,
+        cases=found.cases,
     )
 
 

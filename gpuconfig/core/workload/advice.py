@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.workload.answer import Answer, answer_from_fit
 from gpuconfig.core.workload.communication import card_link, communication_seconds
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec
@@ -51,6 +52,7 @@ class Option:
     changes: int = 1  # how many changes are combined
     more_gpus: bool = False  # needs GPUs beyond the one asked for: a purchase or a rental
     time_in_full: bool = True  # False: part of its cost is not priced (ZeRO-Offload's CPU step)
+    communication_counted: bool = True  # False: more GPUs whose traffic is not timed (the card's link is unknown)
 
     @property
     def cost(self) -> str:
@@ -82,7 +84,9 @@ def smaller_micro_batches(workload: Workload) -> Iterator[Workload]:
 
 
 def micro_batch_label(batch: int, accum: int) -> str:
-    return f"micro-batch {batch} with {accum}x gradient accumulation"
+    return translate("Workload", "micro-batch {batch} with {accum}x gradient accumulation").format(
+        batch=batch, accum=accum
+    )
 
 
 def _divisors_below(n: int) -> list[int]:
@@ -91,13 +95,16 @@ def _divisors_below(n: int) -> list[int]:
     return sorted({*small, *(n // d for d in small)} - {n}, reverse=True)
 
 
-def _shrunk(base: Answer, fit: tuple[ModelSource, Any], workload: Workload, reference: float | None, prefix: str,
+def _shrunk(base: Answer, fit: tuple[ModelSource, Any], workload: Workload, reference: float | None, change: str,
             changes_result: bool, traced: bool, count: int) -> list[Option]:  # fmt: skip
-    """The workload in ever smaller micro-batches, up to the first that fits."""
+    """The workload in ever smaller micro-batches, up to the first that fits; `change`: the label of the change
+    they are made on top of ("" for none)."""
     options: list[Option] = []
     for smaller in smaller_micro_batches(workload):
         answer = answer_from_fit(*fit, smaller, base.gpu, headroom=base.headroom)
-        label = prefix + micro_batch_label(smaller.batch, smaller.grad_accum)
+        label = micro_batch_label(smaller.batch, smaller.grad_accum)
+        if change:
+            label = translate("Workload", "{change}, {smaller}").format(change=change, smaller=label)
         options.append(_option(label, answer, reference, changes_result, traced, count + 1))
         if options[-1].fits:
             break
@@ -123,12 +130,21 @@ def instant_options(base: Answer, gpu: GpuSpec) -> list[Option]:
                 # prefetches the next gather while computing, so the slower of the two sets the pace.
                 step = _step(answer)
                 if link is None:
-                    label = f"FSDP over {n} GPUs (communication time not counted: no PCIe generation in the catalog)"
+                    label = translate(
+                        "Workload",
+                        "FSDP over {n} GPUs (communication time not counted: no PCIe generation in the catalog)",
+                    ).format(n=n)
                 else:
-                    label = f"FSDP over {n} GPUs (traffic over {link.name})"
+                    label = translate("Workload", "FSDP over {n} GPUs (traffic over {link})").format(
+                        n=n, link=link.name
+                    )
                     comm = communication_seconds("fsdp", n, weights, grads, workload.grad_accum, link)
                     step = max(step, comm) if step is not None else None
-                option = replace(_option(label, answer, reference, False, False), more_gpus=True)
+                option = replace(
+                    _option(label, answer, reference, False, False),
+                    more_gpus=True,
+                    communication_counted=link is not None,
+                )
                 if step is not None and reference:
                     option = replace(option, step_seconds=step, time_factor=step / n / reference)
                 options.append(option)
@@ -148,36 +164,44 @@ def _offloaded(base: Answer, gpu: GpuSpec, reference: float | None) -> Option:
     )
     step, link = _step(answer), card_link(gpu)
     if link is None:
-        label = f"{OFFLOAD_CHANGE} (copies not counted: no PCIe generation in the catalog)"
+        label = translate(
+            "Workload", "optimizer on the CPU (ZeRO-Offload) (copies not counted: no PCIe generation in the catalog)"
+        )
     else:
         grads = base.fitted.at("grad_bytes", workload.batch, base.estimate.seq)
         comm = communication_seconds(OFFLOAD, 1, 0.0, grads, workload.grad_accum, link)
         step = max(step, comm) if step is not None else None
-        label = f"{OFFLOAD_CHANGE} (copies over {link.name}; the CPU's optimizer step not counted)"
+        label = translate(
+            "Workload", "optimizer on the CPU (ZeRO-Offload) (copies over {link}; the CPU's optimizer step not counted)"
+        ).format(link=link.name)
     option = replace(_option(label, answer, reference, False, False), time_in_full=False)
     if step is not None and reference:
         option = replace(option, step_seconds=step, time_factor=step / reference)
     return option
 
 
+# How every ZeRO-Offload option's label begins, in English.
 OFFLOAD_CHANGE = "optimizer on the CPU (ZeRO-Offload)"
-CHECKPOINTING, ADAMW_8BIT = "activation checkpointing", "8-bit AdamW"
+# The changes' names in English (labels say them in the language in use).
+CHECKPOINTING = QT_TRANSLATE_NOOP("Workload", "activation checkpointing")
+ADAMW_8BIT = QT_TRANSLATE_NOOP("Workload", "8-bit AdamW")
 
 
 def traced_changes(workload: Workload) -> list[tuple[str, Workload, bool]]:
     """(label, changed workload, changes the result) for each single change that needs its own trace."""
     changes: list[tuple[str, Workload, bool]] = []
     if workload.training and not workload.checkpointing:
-        changes.append((CHECKPOINTING, workload.with_changes(checkpointing=True), False))
+        changes.append((translate("Workload", CHECKPOINTING), workload.with_changes(checkpointing=True), False))
     if workload.training and workload.optimizer == "adamw" and workload.task in ("pretrain", "finetune"):
-        changes.append((ADAMW_8BIT, workload.with_changes(optimizer="adamw8bit"), False))
+        changes.append((translate("Workload", ADAMW_8BIT), workload.with_changes(optimizer="adamw8bit"), False))
     if workload.task in ("pretrain", "finetune"):
-        changes.append((f"LoRA rank {workload.lora_rank}", workload.with_changes(task="lora"), True))
+        label = translate("Workload", "LoRA rank {rank}").format(rank=workload.lora_rank)
+        changes.append((label, workload.with_changes(task="lora"), True))
     if workload.task in ("finetune", "lora"):
-        changes.append(("QLoRA (4-bit base weights)", workload.with_changes(task="qlora"), True))
+        changes.append((translate("Workload", "QLoRA (4-bit base weights)"), workload.with_changes(task="qlora"), True))
     if workload.task == "inference" and workload.precision not in ("int8", "int4"):
-        changes.append(("INT8 weights", workload.with_changes(precision="int8"), True))
-        changes.append(("INT4 weights", workload.with_changes(precision="int4"), True))
+        changes.append((translate("Workload", "INT8 weights"), workload.with_changes(precision="int8"), True))
+        changes.append((translate("Workload", "INT4 weights"), workload.with_changes(precision="int4"), True))
     return changes
 
 
@@ -188,8 +212,9 @@ def combined_changes(workload: Workload) -> list[tuple[str, Workload, bool]]:
         return []
     out = []
     for label, changed, alters in traced_changes(workload):
-        if label != CHECKPOINTING and changed.training:
-            out.append((f"{CHECKPOINTING} + {label}", changed.with_changes(checkpointing=True), alters))
+        if not changed.checkpointing and changed.training:  # every change but checkpointing itself
+            paired = translate("Workload", "activation checkpointing + {change}").format(change=label)
+            out.append((paired, changed.with_changes(checkpointing=True), alters))
     return out
 
 
@@ -223,7 +248,7 @@ def trace_each(
             continue  # a change this model does not support is not an option; the others still are
         out.append(Variant(label, changed, fit.source, fit.fitted, alters))
     if progress is not None:
-        progress(len(changes), len(changes), "done")
+        progress(len(changes), len(changes), translate("Workload", "done"))
     return out
 
 
@@ -251,7 +276,7 @@ def advise(
         options.append(option)
         if not option.fits and changed.training:  # not enough: shrink the micro-batch on top
             fit = (variant.source, variant.fitted)
-            options.extend(_shrunk(answer, fit, changed, reference, f"{label}, ", variant.changes_result, True, count))
+            options.extend(_shrunk(answer, fit, changed, reference, label, variant.changes_result, True, count))
     return ranked(options)
 
 

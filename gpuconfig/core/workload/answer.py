@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.workload.accuracy import band_record
 from gpuconfig.core.workload.attention import AttentionChoice, attention_choice
@@ -65,9 +66,11 @@ def measured_share(device: str) -> tuple[float, str]:
             entry = tomllib.load(handle)[device]
         share, source = float(entry["share"]), str(entry["source"])
     except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
-        return 1.0, "taken as reached: no share of measured rates has been measured on this kind of device"
+        return 1.0, translate(
+            "Workload", "taken as reached: no share of measured rates has been measured on this kind of device"
+        )
     if not 0 < share <= 1:
-        return 1.0, "taken as reached: the catalog's measured share is out of range"
+        return 1.0, translate("Workload", "taken as reached: the catalog's measured share is out of range")
     return share, source
 
 
@@ -76,17 +79,25 @@ def measured_efficiency(gpu: GpuSpec, workload: Workload) -> tuple[Efficiency, D
     its kind of device (measured_share). A GPU's eager kernels still each take the launch time fitted on published
     decode rates (the probe does not measure it); a CPU launches none."""
     share, why = measured_share(workload.device)
-    source = f"FLOPs and bytes at the rates {gpu.measured}, at {share:.0%} of them ({why})"
+    source = translate("Workload", "FLOPs and bytes at the rates {measured}, at {share:.0%} of them ({why})").format(
+        measured=gpu.measured, share=share, why=why
+    )
     fitted = decode_efficiency()
     launch = fitted.launch_seconds if fitted is not None and workload.device == "cuda" else 0.0
-    launch_source = f"; each kernel's launch {fitted.source}" if launch and fitted is not None else ""
-    return (
-        Efficiency(share, share, source, conv=share),
-        DecodeEfficiency(share, launch, f"reads at {share:.0%} of the memory bandwidth {gpu.measured}{launch_source}"),
-    )
+    if launch and fitted is not None:
+        reads = translate(
+            "Workload", "reads at {share:.0%} of the memory bandwidth {measured}; each kernel's launch {launch}"
+        ).format(share=share, measured=gpu.measured, launch=fitted.source)
+    else:
+        reads = translate("Workload", "reads at {share:.0%} of the memory bandwidth {measured}").format(
+            share=share, measured=gpu.measured
+        )
+    return Efficiency(share, share, source, conv=share), DecodeEfficiency(share, launch, reads)
 
 
-NO_DECODE = "generated tokens not priced: no decode calibration (benchmarks/decode_calibration.py writes it)"
+NO_DECODE = QT_TRANSLATE_NOOP(
+    "Workload", "generated tokens not priced: no decode calibration (benchmarks/decode_calibration.py writes it)"
+)
 
 
 def timing_for(
@@ -95,9 +106,11 @@ def timing_for(
     """The time of the workload's step (for generation, the whole request) on `gpu`, or why there is none."""
     calibrated, decode = measured_efficiency(gpu, workload) if gpu.measured else (efficiency(), decode_efficiency())
     if calibrated is None:
-        return None, "no calibrated efficiency yet (benchmarks/time_calibration.py writes catalog/efficiency.toml)"
+        return None, translate(
+            "Workload", "no calibrated efficiency yet (benchmarks/time_calibration.py writes catalog/efficiency.toml)"
+        )
     if not workload.training and workload.generate > 1 and decode is None:
-        return None, NO_DECODE  # the prompt's pass alone would be far too fast an answer
+        return None, translate("Workload", NO_DECODE)  # the prompt's pass alone would be far too fast an answer
     try:
         timing = time_at(fitted, workload, source, batch, seq, gpu, calibrated, decode)
     except NoRate as exc:

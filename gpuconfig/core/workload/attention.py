@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from gpuconfig.core.i18n import translate
 from gpuconfig.core.workload.spec import FLASH_ATTENTION, Workload
 
 HALF = ("float16", "bfloat16")
@@ -53,37 +54,55 @@ def attention_choice(workload: Workload, traced: dict[str, Any], cc: tuple[int, 
     kernels = list(traced.get("kernels") or ())
     asked = workload.attention
     if asked != "auto":
-        return AttentionChoice(asked, "asked", _refusal(asked, workload, traced, cc))
+        return AttentionChoice(asked, translate("Workload", "asked"), _refusal(asked, workload, traced, cc))
     if traced.get("transformers") == "eager":
-        return AttentionChoice("eager", "auto: transformers uses eager, the model class has no SDPA support")
+        why = translate("Workload", "auto: transformers uses eager, the model class has no SDPA support")
+        return AttentionChoice("eager", why)
     if not kernels:
-        return AttentionChoice("none", "auto: the model calls no attention that was seen")
-    who = "transformers picks sdpa; " if traced.get("transformers") == "sdpa" else ""
+        return AttentionChoice("none", translate("Workload", "auto: the model calls no attention that was seen"))
+    sdpa = traced.get("transformers") == "sdpa"
     if workload.device == "cpu":
         kernel = "math" if "math" in kernels else kernels[0]
-        why = "PyTorch's CPU math path (dropout is on)" if kernel == "math" else "PyTorch's CPU flash kernel"
-        return AttentionChoice(SDPA_KERNELS[kernel], f"auto: {who}{why}")
-    return _cuda_auto(workload, traced, cc, who)
+        why = (
+            translate("Workload", "PyTorch's CPU math path (dropout is on)")
+            if kernel == "math"
+            else translate("Workload", "PyTorch's CPU flash kernel")
+        )
+        return AttentionChoice(SDPA_KERNELS[kernel], _auto(why, sdpa))
+    return _cuda_auto(workload, traced, cc, sdpa)
+
+
+def _auto(why: str, sdpa: bool) -> str:
+    """What "auto" chose, in a line: `why` is PyTorch's pick; `sdpa`: transformers built the model with SDPA."""
+    if sdpa:
+        return translate("Workload", "auto: transformers picks sdpa; {why}").format(why=why)
+    return translate("Workload", "auto: {why}").format(why=why)
 
 
 def _cuda_auto(
-    workload: Workload, traced: dict[str, Any], cc: tuple[int, int | None] | None, who: str
+    workload: Workload, traced: dict[str, Any], cc: tuple[int, int | None] | None, sdpa: bool
 ) -> AttentionChoice:
     dtypes = list(traced.get("dtypes") or ())
     dtype = "/".join(dtypes) or ("bf16" if workload.half_compute else "fp32")
     if cc is None:
         kernel = "flash" if "flash" in traced.get("kernels", ()) else "efficient"
-        return AttentionChoice(SDPA_KERNELS[kernel], f"auto: {who}PyTorch on an sm80+ card (no GPU chosen), {dtype}")
+        why = translate("Workload", "PyTorch on an sm80+ card (no GPU chosen), {dtype}").format(dtype=dtype)
+        return AttentionChoice(SDPA_KERNELS[kernel], _auto(why, sdpa))
     why_not_flash = _flash_refusal(workload, traced, cc, half=bool(dtypes) and all(d in HALF for d in dtypes))
     if not why_not_flash:
         head = int(traced.get("head_dim") or 0)
-        return AttentionChoice("sdpa_flash", f"auto: {who}PyTorch picks flash: {_sm(cc)}, {dtype}, head size {head}")
-    if cc[0] < 5 or ("bfloat16" in dtypes and cc[0] < 8):
-        note = (
-            "PyTorch's fused kernels take bf16 from sm80 on, so it takes the math path, which keeps the length x "
-            "length scores the traced fused kernel does not: choose sdpa_math to trace it"
+        why = translate("Workload", "PyTorch picks flash: {sm}, {dtype}, head size {head}").format(
+            sm=_sm(cc), dtype=dtype, head=head
         )
-        return AttentionChoice("sdpa_math", f"auto: {who}PyTorch falls back to math: {_sm(cc)}, {dtype}", note)
+        return AttentionChoice("sdpa_flash", _auto(why, sdpa))
+    if cc[0] < 5 or ("bfloat16" in dtypes and cc[0] < 8):
+        note = translate(
+            "Workload",
+            "PyTorch's fused kernels take bf16 from sm80 on, so it takes the math path, which keeps the length x "
+            "length scores the traced fused kernel does not: choose sdpa_math to trace it",
+        )
+        why = translate("Workload", "PyTorch falls back to math: {sm}, {dtype}").format(sm=_sm(cc), dtype=dtype)
+        return AttentionChoice("sdpa_math", _auto(why, sdpa), note)
     if traced.get("grouped"):
         # PyTorch's memory-efficient kernel takes no grouped key/value heads (sdp_utils.cpp,
         # use_mem_efficient_attention: check_batch_size_and_num_heads_dense<false>), and transformers passes them
@@ -91,12 +110,18 @@ def _cuda_auto(
         note = (
             ""
             if "math" in traced.get("kernels", ())
-            else "the trace ran a fused kernel, which keeps no length x length scores; math keeps them: choose "
-            "sdpa_math to trace it"
+            else translate(
+                "Workload",
+                "the trace ran a fused kernel, which keeps no length x length scores; math keeps them: choose "
+                "sdpa_math to trace it",
+            )
         )
-        why = f"{why_not_flash}, and memory-efficient takes no grouped key/value heads"
-        return AttentionChoice("sdpa_math", f"auto: {who}PyTorch falls back to math: {why}", note)
-    return AttentionChoice("sdpa_efficient", f"auto: {who}PyTorch picks memory-efficient: {why_not_flash}")
+        why = translate(
+            "Workload", "PyTorch falls back to math: {why}, and memory-efficient takes no grouped key/value heads"
+        ).format(why=why_not_flash)
+        return AttentionChoice("sdpa_math", _auto(why, sdpa), note)
+    why = translate("Workload", "PyTorch picks memory-efficient: {why}").format(why=why_not_flash)
+    return AttentionChoice("sdpa_efficient", _auto(why, sdpa))
 
 
 def _flash_refusal(workload: Workload, traced: dict[str, Any], cc: tuple[int, int | None], half: bool) -> str:
@@ -104,15 +129,17 @@ def _flash_refusal(workload: Workload, traced: dict[str, Any], cc: tuple[int, in
     major, minor = cc
     head = int(traced.get("head_dim") or 0)
     if major < 8:
-        return f"flash needs sm80+, this GPU is {_sm(cc)}"
+        return translate("Workload", "flash needs sm80+, this GPU is {sm}").format(sm=_sm(cc))
     if not half:
-        return "flash needs fp16 or bf16, the attention computes in fp32"
+        return translate("Workload", "flash needs fp16 or bf16, the attention computes in fp32")
     if traced.get("mask"):
-        return "flash takes no attention mask, and the model passes one"
+        return translate("Workload", "flash takes no attention mask, and the model passes one")
     if head > 256:
-        return f"flash takes a head size of at most 256, not {head}"
+        return translate("Workload", "flash takes a head size of at most 256, not {head}").format(head=head)
     if major == 8 and minor in (6, 9) and head > 192 and workload.training:
-        return f"flash on {_sm(cc)} does not train a head size over 192 ({head} here)"
+        return translate("Workload", "flash on {sm} does not train a head size over 192 ({head} here)").format(
+            sm=_sm(cc), head=head
+        )
     return ""
 
 
@@ -123,11 +150,12 @@ def _refusal(asked: str, workload: Workload, traced: dict[str, Any], cc: tuple[i
         return ""
     if asked in FLASH_ATTENTION:
         why = _flash_refusal(workload, traced, cc, half=True)
-        return f"{why}: it would not run there" if why else ""
+        return translate("Workload", "{why}: it would not run there").format(why=why) if why else ""
     if asked == "sdpa_efficient" and "bfloat16" in (traced.get("dtypes") or ()) and cc[0] < 8:
-        return (
-            f"PyTorch's memory-efficient kernel takes bf16 from sm80 on, this GPU is {_sm(cc)}: it would not run there"
-        )
+        return translate(
+            "Workload",
+            "PyTorch's memory-efficient kernel takes bf16 from sm80 on, this GPU is {sm}: it would not run there",
+        ).format(sm=_sm(cc))
     return ""
 
 

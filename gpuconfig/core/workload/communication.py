@@ -14,6 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 
+from gpuconfig.core.i18n import translate
 from gpuconfig.core.paths import catalog_dir
 from gpuconfig.core.workload.estimate import GpuSpec
 from gpuconfig.core.workload.spec import OFFLOAD
@@ -70,14 +71,22 @@ def card_link(gpu: GpuSpec) -> Link | None:
     PCIe card is optional and not assumed); None when neither is known."""
     if gpu.form_factor.upper().startswith("SXM") and gpu.nvlink_gbs:
         each_way = gpu.nvlink_gbs / 2
-        return Link(each_way, f"NVLink, {each_way:g} GB/s per direction", "the catalog's NVLink figure for the module")
+        name = translate("Workload", "NVLink, {rate:g} GB/s per direction").format(rate=each_way)
+        return Link(each_way, name, translate("Workload", "the catalog's NVLink figure for the module"))
     links = measured_links()
     if links is None or not gpu.pcie_gen:
         return None
     lanes = gpu.pcie_lanes or 16
-    assumed = "" if gpu.pcie_lanes else " (x16 assumed: no lane count in the catalog)"
     rate = pcie_gbs(links[0], gpu.pcie_gen, lanes)
-    return Link(rate, f"PCIe Gen{gpu.pcie_gen} x{lanes}{assumed}, {rate:g} GB/s per direction", links[1])
+    name = (
+        translate("Workload", "PCIe Gen{generation} x{lanes}, {rate:g} GB/s per direction")
+        if gpu.pcie_lanes
+        else translate(
+            "Workload",
+            "PCIe Gen{generation} x{lanes} (x16 assumed: no lane count in the catalog), {rate:g} GB/s per direction",
+        )
+    )
+    return Link(rate, name.format(generation=gpu.pcie_gen, lanes=lanes, rate=rate), links[1])
 
 
 def communication_seconds(

@@ -34,10 +34,12 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP
 from gpuconfig.core.paths import catalog_dir
 
 OBJECTS_FILE = "autograd_objects.toml"
-NAME = "CPU heap kept by glibc (freed blocks pinned by the run's small objects)"
+# The overhead's name in English; an answer's line says it in the language in use (core/workload/estimate.py).
+NAME = QT_TRANSLATE_NOOP("Workload", "CPU heap kept by glibc (freed blocks pinned by the run's small objects)")
 HEAP_FILE = "cpu_heap.toml"
 # What the kept memory may be a share of: name -> the traced quantities it sums, at the workload's batch and length.
 PREDICTORS: dict[str, tuple[str, ...]] = {

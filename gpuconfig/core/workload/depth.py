@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.workload import cpu_heap
 
 # The depths deep models are traced at: three, so that the third checks the line of the first two.
@@ -54,6 +55,12 @@ NOT_CHECKED = (
 )
 # The phases of a step, each with its own peak, and the memory categories read at each peak.
 PHASES = ("forward", "backward", "optimizer step")
+# The phases in words (the keys above are also the traced quantities' names): phase_name says them.
+PHASE_NAMES = {
+    "forward": QT_TRANSLATE_NOOP("Workload", "forward"),
+    "backward": QT_TRANSLATE_NOOP("Workload", "backward"),
+    "optimizer step": QT_TRANSLATE_NOOP("Workload", "optimizer step"),
+}
 CATEGORIES = ("weights", "buffers", "gradients", "optimizer", "activations", "temporaries", "inputs")
 POINT_KEYS = (
     "kernels",
@@ -71,6 +78,11 @@ POINT_KEYS = (
     "grad_bytes",
     "input_bytes",
 )
+
+
+def phase_name(phase: str) -> str:
+    """A phase of the step (a PHASES key) in the language in use."""
+    return translate("Workload", PHASE_NAMES[phase]) if phase in PHASE_NAMES else phase
 
 
 def quantities(point: dict[str, Any]) -> dict[str, float]:
@@ -117,37 +129,46 @@ class DepthCheck:
         """Where the step peaks at each depth, in words."""
         phases = dict.fromkeys(self.peak_phases)
         if len(phases) == 1:
-            return f"peak in {self.peak_phases[0]} at every depth"
+            return translate("Workload", "peak in {phase} at every depth").format(phase=phase_name(self.peak_phases[0]))
         where = [
-            f"{phase} at {_listed([d for d, p in zip(self.depths, self.peak_phases, strict=True) if p == phase])}"
+            translate("Workload", "{phase} at {depths}").format(
+                phase=phase_name(phase),
+                depths=_listed([d for d, p in zip(self.depths, self.peak_phases, strict=True) if p == phase]),
+            )
             for phase in phases
         ]
-        return f"peak in {', '.join(where)} layers, each phase extended on its own"
+        return translate("Workload", "peak in {where} layers, each phase extended on its own").format(
+            where=", ".join(where)
+        )
 
     def method(self) -> str:
         """How the estimate was obtained, for the answer."""
+        words = {"depths": _listed(self.depths), "layers": self.layers, "peaks": self.peaks_text()}
         if not self.linear:
-            return (
-                f"traced at {_listed(self.depths)} layers, extrapolated to {self.layers}: NOT linear in depth "
-                f"({self.worst} {self.off_line:.1%} off the line), {self.peaks_text()}"
-            )
-        crossing = f", but the lines move the peak from {self.crossing}" if self.crossing else ""
-        return (
-            f"traced at {_listed(self.depths)} layers, extrapolated to {self.layers}: linear within "
-            f"{max(self.off_line, 0.001):.1%}, {self.peaks_text()}{crossing}"
-        )
+            return translate(
+                "Workload",
+                "traced at {depths} layers, extrapolated to {layers}: NOT linear in depth ({worst} {off:.1%} off the "
+                "line), {peaks}",
+            ).format(**words, worst=self.worst, off=self.off_line)
+        if self.crossing:
+            return translate(
+                "Workload",
+                "traced at {depths} layers, extrapolated to {layers}: linear within {off:.1%}, {peaks}, but the lines "
+                "move the peak from {crossing}",
+            ).format(**words, off=max(self.off_line, 0.001), crossing=self.crossing)
+        return translate(
+            "Workload", "traced at {depths} layers, extrapolated to {layers}: linear within {off:.1%}, {peaks}"
+        ).format(**words, off=max(self.off_line, 0.001))
 
     def fallback(self) -> str:
         """Why a full-depth trace replaced the shallow ones."""
         if self.linear:
-            return (
-                f"extended from {_listed(self.depths)} layers the peak would move from {self.crossing} at "
-                f"{self.layers} layers"
-            )
-        return (
-            f"at {_listed(self.depths)} layers {self.worst} was {self.off_line:.1%} off a line in depth "
-            f"(more than {LINEAR_TOLERANCE:.0%})"
-        )
+            return translate(
+                "Workload", "extended from {depths} layers the peak would move from {crossing} at {layers} layers"
+            ).format(depths=_listed(self.depths), crossing=self.crossing, layers=self.layers)
+        return translate(
+            "Workload", "at {depths} layers {worst} was {off:.1%} off a line in depth (more than {tolerance:.0%})"
+        ).format(depths=_listed(self.depths), worst=self.worst, off=self.off_line, tolerance=LINEAR_TOLERANCE)
 
 
 def _listed(numbers: Sequence[int]) -> str:
@@ -175,7 +196,7 @@ def check_depth(points: Sequence[dict[str, Any]], layers: int) -> DepthCheck:
     for by_depth in shapes.values():
         depths = sorted(by_depth)
         if len(depths) < 3:
-            return DepthCheck(tuple(depths), layers, float("inf"), "a depth", ())
+            return DepthCheck(tuple(depths), layers, float("inf"), translate("Workload", "a depth"), ())
         deepest = by_depth[depths[-1]]
         values = [quantities(by_depth[d]) for d in depths]
         for key in values[-1]:
@@ -200,7 +221,9 @@ def check_depth(points: Sequence[dict[str, Any]], layers: int) -> DepthCheck:
         deepest_phase = str(traced[max(traced)].get("peak_phase", ""))
         extended = _peak_phase(at_full_depth)
         if extended != deepest_phase:
-            crossing = crossing or f"{deepest_phase} to {extended} (batch {batch}, length {seq})"
+            crossing = crossing or translate("Workload", "{before} to {after} (batch {batch}, length {seq})").format(
+                before=phase_name(deepest_phase), after=phase_name(extended), batch=batch, seq=seq
+            )
     return DepthCheck(tuple(depths), layers, worst, worst_key, peak_phases, crossing)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.units import format_bytes
 from gpuconfig.core.workload import cpu_heap
 from gpuconfig.core.workload.depth import CATEGORIES, PHASES, DepthCheck, check_depth, extrapolated, quantities
@@ -29,52 +30,80 @@ MIB = 1024 * 1024
 
 @dataclass(frozen=True)
 class Overhead:
+    """One line of what the device adds: `name` and `source` are for people (in the language in use where the
+    answer made them); `key` says which overhead it is, for code."""
+
     name: str
     bytes: int
     source: str
+    key: str = ""  # cuda_context, cublas_workspace, caching_allocator, ddp_buckets, runtime, cpu_allocator, cpu_heap
 
 
-# Per-device additions a CUDA run pays that no tensor of the model accounts for.
+# Per-device additions a CUDA run pays that no tensor of the model accounts for. The names and sources are in
+# English here; an answer's lines say them in the language in use (said).
 CUDA_CONTEXT = Overhead(
-    "CUDA context and kernels (lazy module loading)",
+    QT_TRANSLATE_NOOP("Workload", "CUDA context and kernels (lazy module loading)"),
     287_047_680,
-    "pytorch/pytorch#86509: 287,047,680 bytes with CUDA_MODULE_LOADING=LAZY (PyTorch's default since 1.13) "
-    "against 666,632,192 eager; the real figure varies with GPU, driver and libraries: the probe measures yours",
+    QT_TRANSLATE_NOOP(
+        "Workload",
+        "pytorch/pytorch#86509: 287,047,680 bytes with CUDA_MODULE_LOADING=LAZY (PyTorch's default since 1.13) "
+        "against 666,632,192 eager; the real figure varies with GPU, driver and libraries: the probe measures yours",
+    ),
+    "cuda_context",
 )
 CUBLAS_WORKSPACE = Overhead(
-    "cuBLAS workspace",
+    QT_TRANSLATE_NOOP("Workload", "cuBLAS workspace"),
     2 * 4096 * 1024 + 8 * 16 * 1024,
-    "PyTorch CublasHandlePool.cpp default CUBLAS_WORKSPACE_CONFIG :4096:2:16:8 (pytorch/pytorch#89027)",
+    QT_TRANSLATE_NOOP(
+        "Workload", "PyTorch CublasHandlePool.cpp default CUBLAS_WORKSPACE_CONFIG :4096:2:16:8 (pytorch/pytorch#89027)"
+    ),
+    "cublas_workspace",
 )
 CUBLAS_WORKSPACE_HOPPER = Overhead(
-    "cuBLAS workspace",
+    QT_TRANSLATE_NOOP("Workload", "cuBLAS workspace"),
     32 * MIB,
-    "PyTorch CublasHandlePool.cpp: 32 MiB on Hopper (compute capability 9.x), cuBLAS's recommendation "
-    "(pytorch/pytorch#89027, #120925)",
+    QT_TRANSLATE_NOOP(
+        "Workload",
+        "PyTorch CublasHandlePool.cpp: 32 MiB on Hopper (compute capability 9.x), cuBLAS's recommendation "
+        "(pytorch/pytorch#89027, #120925)",
+    ),
+    "cublas_workspace",
 )
-BACKWARD_THREAD = (
-    "; twice when training: cuBLAS handles are per thread (aten/src/ATen/cuda/CublasHandlePool.cpp) and each "
-    "handle and stream has its own workspace (cublas_handle_stream_to_workspace), and autograd runs backward on its "
-    "own thread for each CUDA device (torch/csrc/autograd/engine.cpp, device threads): measured on an H100 "
-    "(benchmarks/estimate_accuracy_gpu.py), training runs held one workspace more than inference runs"
-)
+
+
+def said(overhead: Overhead) -> Overhead:
+    """`overhead` with its name and source in the language in use (those marked where they are defined)."""
+    return replace(overhead, name=translate("Workload", overhead.name), source=translate("Workload", overhead.source))
 
 
 def cublas_workspaces(cc_major: int | None, training: bool) -> Overhead:
     """The cuBLAS workspace a step holds: one for the forward's thread, and one more for backward's."""
-    one = CUBLAS_WORKSPACE_HOPPER if cc_major == 9 else CUBLAS_WORKSPACE
-    return Overhead(one.name, 2 * one.bytes, one.source + BACKWARD_THREAD) if training else one
+    one = said(CUBLAS_WORKSPACE_HOPPER if cc_major == 9 else CUBLAS_WORKSPACE)
+    if not training:
+        return one
+    source = translate(
+        "Workload",
+        "{source}; twice when training: cuBLAS handles are per thread (aten/src/ATen/cuda/CublasHandlePool.cpp) and "
+        "each handle and stream has its own workspace (cublas_handle_stream_to_workspace), and autograd runs backward "
+        "on its own thread for each CUDA device (torch/csrc/autograd/engine.cpp, device threads): measured on an H100 "
+        "(benchmarks/estimate_accuracy_gpu.py), training runs held one workspace more than inference runs",
+    ).format(source=one.source)
+    return Overhead(one.name, 2 * one.bytes, source, one.key)
 
 
-CACHING_ALLOCATOR = "CUDA caching allocator (reserved beyond the tensors: segments, rounding, splits)"
-CACHING_SOURCE = (
+CACHING_ALLOCATOR = QT_TRANSLATE_NOOP(
+    "Workload", "CUDA caching allocator (reserved beyond the tensors: segments, rounding, splits)"
+)
+CACHING_SOURCE = QT_TRANSLATE_NOOP(
+    "Workload",
     "every traced allocation and free replayed through a model of PyTorch's CUDA caching allocator "
     "(c10/cuda/CUDACachingAllocator.cpp, default settings: 512-byte rounding, 2 MiB small and 20 MiB large "
-    "segments, best fit, splitting); reserved memory is what nvidia-smi shows and what runs out first"
+    "segments, best fit, splitting); reserved memory is what nvidia-smi shows and what runs out first",
 )
-DDP_BUCKETS_SOURCE = (
+DDP_BUCKETS_SOURCE = QT_TRANSLATE_NOOP(
+    "Workload",
     "torch.nn.parallel.DistributedDataParallel: gradients are copied into communication buckets of the same "
-    "total size unless gradient_as_bucket_view=True"
+    "total size unless gradient_as_bucket_view=True",
 )
 TP_ACTIVATIONS_SOURCE = (
     "Korthikanti et al. 2022 (arXiv 2205.05198): activations per layer sbh(10 + 24/t + 5as/(ht)) with tensor "
@@ -144,8 +173,15 @@ class Fitted:
         """How the estimate was obtained, for a model of `layers` layers (None: the model does not say)."""
         if self.depth is not None:
             return self.depth.method()
-        traced = f"traced at full depth ({layers} layers)" if layers else "traced at full depth"
-        return f"{traced}: {self.fallback}" if self.fallback else traced
+        if layers and self.fallback:
+            return translate("Workload", "traced at full depth ({layers} layers): {why}").format(
+                layers=layers, why=self.fallback
+            )
+        if layers:
+            return translate("Workload", "traced at full depth ({layers} layers)").format(layers=layers)
+        if self.fallback:
+            return translate("Workload", "traced at full depth: {why}").format(why=self.fallback)
+        return translate("Workload", "traced at full depth")
 
 
 ROOF = ("roofflops.", "roofbytes.")
@@ -225,8 +261,9 @@ def memory_at(fitted: Fitted, workload: Workload, batch: int, seq: int, cc_major
     overheads = _overheads(fitted, workload, batch, seq, cc_major, phase)
     slack = caching_slack(fitted, batch, seq, phase)
     if slack is not None:  # a share of the tensors each device holds (FSDP, ZeRO and TP divide them first)
-        overheads.append(Overhead(CACHING_ALLOCATOR, round(slack * tensors), CACHING_SOURCE))
-    allocated = tensors + sum(o.bytes for o in overheads if o.name == "cuBLAS workspace")
+        caching = Overhead(CACHING_ALLOCATOR, round(slack * tensors), CACHING_SOURCE, "caching_allocator")
+        overheads.append(said(caching))
+    allocated = tensors + sum(o.bytes for o in overheads if o.key == "cublas_workspace")
     extra = sum(o.bytes for o in overheads)
     return Memory(
         weights=round(parts["weights"]),
@@ -279,19 +316,24 @@ def _divide(parts: dict[str, float], fitted: Fitted, workload: Workload) -> tupl
 def objects_source() -> str:
     """Where the replayed small blocks come from, as the answer says it."""
     objects = cpu_heap.autograd_objects()
-    return objects["source"] if objects else "not measured: catalog/autograd_objects.toml is missing, tensors only"
+    if objects:
+        return str(objects["source"])
+    return translate("Workload", "not measured: catalog/autograd_objects.toml is missing, tensors only")
 
 
 def runtime_source(how: str) -> str:
     """Where the runtime's memory was measured, as the answer says it."""
     if how == "fresh process":
-        return (
+        return translate(
+            "Workload",
             "resident memory of a fresh process that imported what building the model imported and ran one "
-            "warm-up step: what a real run holds before its first tensor"
+            "warm-up step: what a real run holds before its first tensor",
         )
-    return "measured in the trace process after building the model and one warm-up step" + (
-        f" ({how.removeprefix('trace process ').strip('()')})" if how else ""
-    )
+    if how:
+        return translate(
+            "Workload", "measured in the trace process after building the model and one warm-up step ({how})"
+        ).format(how=how.removeprefix("trace process ").strip("()"))
+    return translate("Workload", "measured in the trace process after building the model and one warm-up step")
 
 
 def placements(fitted: Fitted, batch: int, seq: int, traced_tensors: float) -> str:
@@ -302,10 +344,11 @@ def placements(fitted: Fitted, batch: int, seq: int, traced_tensors: float) -> s
         return ""
     median = fitted.at("cpu_heap_peak_bytes", batch, seq)  # each line extended on its own: keep them in order
     least, most = (format_bytes(max(0.0, value - traced_tensors)) for value in (min(low, median), max(high, median)))
-    return (
+    return translate(
+        "Workload",
         "; where each small block lands is not known and moves the heap: this is the median over shuffled "
-        f"placements of their sizes, which gave {least} to {most}"
-    )
+        "placements of their sizes, which gave {least} to {most}",
+    ).format(least=least, most=most)
 
 
 def _overheads(
@@ -321,40 +364,52 @@ def _overheads(
         traced_tensors = sum(fitted.at(f"{phase}.{c}", batch, seq) for c in CATEGORIES)
         allocator = (
             Overhead(
-                "CPU allocator (freed memory glibc keeps for reuse)",
+                translate("Workload", "CPU allocator (freed memory glibc keeps for reuse)"),
                 round(max(0.0, heap - traced_tensors)),
-                "every traced allocation and free replayed through this machine's glibc malloc "
-                "(posix_memalign, 64-byte aligned as PyTorch's CPU allocator) in a fresh copy of the trace "
-                "process, with the small blocks a real step allocates among them (each tensor's headers, each "
-                "autograd node's objects until backward runs it; "
-                + objects_source()
-                + "); the growth of its heap and mapped chunks (mallinfo2) beyond the tensors"
-                + placements(fitted, batch, seq, traced_tensors),
+                translate(
+                    "Workload",
+                    "every traced allocation and free replayed through this machine's glibc malloc "
+                    "(posix_memalign, 64-byte aligned as PyTorch's CPU allocator) in a fresh copy of the trace "
+                    "process, with the small blocks a real step allocates among them (each tensor's headers, each "
+                    "autograd node's objects until backward runs it; {objects}); the growth of its heap and mapped "
+                    "chunks (mallinfo2) beyond the tensors{placements}",
+                ).format(objects=objects_source(), placements=placements(fitted, batch, seq, traced_tensors)),
+                "cpu_allocator",
             )
             if fitted.heap_replayed
             else Overhead(
-                "CPU allocator (freed memory kept for reuse)",
+                translate("Workload", "CPU allocator (freed memory kept for reuse)"),
                 0,
-                "not replayed: only glibc's malloc (Linux) can be replayed; memory the allocator keeps is not counted",
+                translate(
+                    "Workload",
+                    "not replayed: only glibc's malloc (Linux) can be replayed; memory the allocator keeps is not "
+                    "counted",
+                ),
+                "cpu_allocator",
             )
         )
         overheads = [
             Overhead(
-                "PyTorch runtime (interpreter, libraries, model code)",
+                translate("Workload", "PyTorch runtime (interpreter, libraries, model code)"),
                 fitted.runtime_rss,
                 runtime_source(fitted.runtime_how),
+                "runtime",
             ),
             allocator,
         ]
         kept = cpu_heap.kept_bytes(lambda key: fitted.at(key, batch, seq)) if fitted.heap_replayed else None
         if kept is not None:
-            overheads.append(Overhead(cpu_heap.NAME, *kept))
+            overheads.append(Overhead(translate("Workload", cpu_heap.NAME), *kept, "cpu_heap"))
         return overheads
-    overheads = [CUDA_CONTEXT, cublas_workspaces(cc_major, workload.training)]
+    overheads = [said(CUDA_CONTEXT), cublas_workspaces(cc_major, workload.training)]
     if workload.gpus > 1 and workload.strategy == "ddp" and workload.training:
-        overheads.append(
-            Overhead("DDP gradient buckets", round(fitted.at("grad_bytes", batch, seq)), DDP_BUCKETS_SOURCE)
+        buckets = Overhead(
+            translate("Workload", "DDP gradient buckets"),
+            round(fitted.at("grad_bytes", batch, seq)),
+            translate("Workload", DDP_BUCKETS_SOURCE),
+            "ddp_buckets",
         )
+        overheads.append(buckets)
     return overheads
 
 
@@ -459,17 +514,21 @@ class NoRate(ValueError):
 def rate_tflops(gpu: GpuSpec, dtype: str, precision: str) -> float:
     """The dense rate a traced operator's dtype runs at under the workload's precision."""
     if dtype in ("bfloat16", "float16") and precision == "fp8":
-        rate, label = gpu.fp8_tflops, "FP8 tensor"
+        rate, label = gpu.fp8_tflops, QT_TRANSLATE_NOOP("Workload", "FP8 tensor")
     elif dtype == "bfloat16":
-        rate, label = gpu.bf16_tflops, "BF16 tensor"
+        rate, label = gpu.bf16_tflops, QT_TRANSLATE_NOOP("Workload", "BF16 tensor")
     elif dtype == "float16":
-        rate, label = gpu.fp16_tflops, "FP16 tensor"
+        rate, label = gpu.fp16_tflops, QT_TRANSLATE_NOOP("Workload", "FP16 tensor")
     elif precision == "fp32":
-        rate, label = gpu.fp32_tflops, "FP32"
+        rate, label = gpu.fp32_tflops, QT_TRANSLATE_NOOP("Workload", "FP32")
     else:  # fp32 matmuls with TF32 allowed (tf32, and what AMP leaves in fp32)
-        rate, label = gpu.tf32_tflops or gpu.fp32_tflops, "TF32 tensor"
+        rate, label = gpu.tf32_tflops or gpu.fp32_tflops, QT_TRANSLATE_NOOP("Workload", "TF32 tensor")
     if not rate:
-        raise NoRate(f"{gpu.name}: the catalog has no dense {label} rate")
+        raise NoRate(
+            translate("Workload", "{gpu}: the catalog has no dense {rate} rate").format(
+                gpu=gpu.name, rate=translate("Workload", label)
+            )
+        )
     return float(rate)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from gpuconfig.core.i18n import translate
 from gpuconfig.core.numbers import NumberError, checked_number
 from gpuconfig.core.workload.accuracy import band
 
@@ -44,15 +45,20 @@ def default_headroom(device: str = "cuda") -> Headroom:
     found = band(device)
     kind = "CPU" if device == "cpu" else "GPU"
     if found is None:
-        return Headroom(UNMEASURED_HEADROOM, f"no {kind} accuracy band has been measured: a tenth kept free")
+        why = translate("Workload", "no {kind} accuracy band has been measured: a tenth kept free").format(kind=kind)
+        return Headroom(UNMEASURED_HEADROOM, why)
     if found.worst_under_error is None:
-        return Headroom(UNMEASURED_HEADROOM, f"{found.benchmark} records no under-estimate: a tenth kept free")
+        why = translate("Workload", "{benchmark} records no under-estimate: a tenth kept free").format(
+            benchmark=found.benchmark
+        )
+        return Headroom(UNMEASURED_HEADROOM, why)
     share = math.ceil(round(-found.worst_under_error * 100, 6)) / 100
-    return Headroom(
-        min(MOST_HEADROOM, share),
-        f"the largest under-estimate against real {kind} runs ({100 * found.worst_under_error:+.1f} %, "
-        f"{found.benchmark} over {found.cases} cases), rounded up",
-    )
+    why = translate(
+        "Workload",
+        "the largest under-estimate against real {kind} runs ({error:+.1f} %, {benchmark} over {cases} cases), "
+        "rounded up",
+    ).format(kind=kind, error=100 * found.worst_under_error, benchmark=found.benchmark, cases=found.cases)
+    return Headroom(min(MOST_HEADROOM, share), why)
 
 
 def device_headroom(device: str, card: Headroom) -> Headroom:
@@ -67,7 +73,7 @@ def user_headroom(percent: float) -> Headroom:
         checked_number(percent, zero_ok=True, most=100 * MOST_HEADROOM)
     except NumberError as exc:
         raise HeadroomError(f"headroom: {exc}") from None
-    return Headroom(percent / 100, "set by you")
+    return Headroom(percent / 100, translate("Workload", "set by you"))
 
 
 def headroom_from_setting(text: str | None) -> Headroom:
@@ -109,14 +115,16 @@ class Verdict:
     def text(self) -> str:
         """One line for the commands and the reports."""
         gib = 1024**3
-        usable = (
-            f"{self.usable / gib:,.1f} GiB usable ({self.memory / gib:,.1f} GiB less {self.headroom.percent} headroom)"
+        usable = translate("Workload", "{usable:,.1f} GiB usable ({memory:,.1f} GiB less {headroom} headroom)").format(
+            usable=self.usable / gib, memory=self.memory / gib, headroom=self.headroom.percent
         )
         if self.fits:
-            return f"fits: {self.peak / gib:,.1f} GiB of {usable}"
-        if self.tight:
-            return f"does not fit with the headroom: needs {self.peak / gib:,.1f} GiB of {usable}"
-        return f"does not fit: needs {self.peak / gib:,.1f} GiB, {usable}"
+            text = translate("Workload", "fits: {peak:,.1f} GiB of {usable}")
+        elif self.tight:
+            text = translate("Workload", "does not fit with the headroom: needs {peak:,.1f} GiB of {usable}")
+        else:
+            text = translate("Workload", "does not fit: needs {peak:,.1f} GiB, {usable}")
+        return text.format(peak=self.peak / gib, usable=usable)
 
 
 def verdict_record(verdict: Verdict) -> dict[str, object]:

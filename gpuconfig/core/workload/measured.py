@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from gpuconfig.core.i18n import translate
 from gpuconfig.core.workload.estimate import GpuSpec
 from gpuconfig.core.workload.spec import WorkloadError
 
@@ -91,7 +92,9 @@ def _name(report: dict[str, Any], device: str) -> str:
         cpu = _dict(_dict(report.get("system")).get("cpu"))
         model = cpu.get("model") if isinstance(cpu.get("model"), str) else "CPU"
         cores = cpu.get("logical_cores")
-        return f"{model} ({cores} logical cores)" if isinstance(cores, int) else str(model)
+        if isinstance(cores, int):
+            return translate("Workload", "{model} ({cores} logical cores)").format(model=model, cores=cores)
+        return str(model)
     return str(_gpu_entry(report, device).get("name") or device)
 
 
@@ -103,6 +106,19 @@ def _memory_bytes(report: dict[str, Any], device: str, base: GpuSpec | None) -> 
     if isinstance(total, int) and not isinstance(total, bool) and total > 0:
         return total
     return base.memory_bytes if base is not None else 0
+
+
+def _measured_by(device: str, when: str, path: str) -> str:
+    """Where the rates come from, as the answer's sources say it: the device, when, and the report's file."""
+    if when and path:
+        text = translate("Workload", "measured by gpuconfig probe on {device} at {when} ({path})")
+    elif when:
+        text = translate("Workload", "measured by gpuconfig probe on {device} at {when}")
+    elif path:
+        text = translate("Workload", "measured by gpuconfig probe on {device} ({path})")
+    else:
+        text = translate("Workload", "measured by gpuconfig probe on {device}")
+    return text.format(device=device, when=when, path=path)
 
 
 def measured_spec(report: dict[str, Any], device: str, base: GpuSpec | None = None, path: str = "") -> GpuSpec:
@@ -127,9 +143,7 @@ def measured_spec(report: dict[str, Any], device: str, base: GpuSpec | None = No
         raise WorkloadError(f"the probe report has no memory bandwidth measured on {name}: run gpuconfig probe on it")
     when = str(report.get("started_at") or "")[:16].replace("T", " ")
     label = _name(report, name)
-    measured = (
-        f"measured by gpuconfig probe on {label}" + (f" at {when}" if when else "") + (f" ({path})" if path else "")
-    )
+    measured = _measured_by(label, when, path)
     cleared = dict.fromkeys(RATE_FIELDS.values())  # a dtype the probe did not measure is not priced from the datasheet
     fields: dict[str, Any] = {**cleared, **rates, "bandwidth_gbs": bandwidth, "measured": measured}
     if base is not None:

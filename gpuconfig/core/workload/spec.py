@@ -6,39 +6,40 @@ import re
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.numbers import NumberError, checked_number
 
 TASKS = {
-    "pretrain": "pre-training",
-    "finetune": "full fine-tune",
-    "lora": "LoRA",
-    "qlora": "QLoRA",
-    "inference": "inference",
+    "pretrain": QT_TRANSLATE_NOOP("Workload", "pre-training"),
+    "finetune": QT_TRANSLATE_NOOP("Workload", "full fine-tune"),
+    "lora": QT_TRANSLATE_NOOP("Workload", "LoRA"),
+    "qlora": QT_TRANSLATE_NOOP("Workload", "QLoRA"),
+    "inference": QT_TRANSLATE_NOOP("Workload", "inference"),
 }
 PRECISIONS = {
-    "fp32": "FP32",
-    "tf32": "TF32",
-    "amp_fp16": "AMP FP16",
-    "amp_bf16": "AMP BF16",
-    "bf16": "pure BF16",
-    "fp8": "FP8",
-    "int8": "INT8 weights",
-    "int4": "INT4 weights",
+    "fp32": QT_TRANSLATE_NOOP("Workload", "FP32"),
+    "tf32": QT_TRANSLATE_NOOP("Workload", "TF32"),
+    "amp_fp16": QT_TRANSLATE_NOOP("Workload", "AMP FP16"),
+    "amp_bf16": QT_TRANSLATE_NOOP("Workload", "AMP BF16"),
+    "bf16": QT_TRANSLATE_NOOP("Workload", "pure BF16"),
+    "fp8": QT_TRANSLATE_NOOP("Workload", "FP8"),
+    "int8": QT_TRANSLATE_NOOP("Workload", "INT8 weights"),
+    "int4": QT_TRANSLATE_NOOP("Workload", "INT4 weights"),
 }
 OPTIMIZERS = {
-    "sgd": "SGD with momentum",
-    "adamw": "Adam / AdamW",
-    "adamw8bit": "8-bit AdamW",
-    "adafactor": "Adafactor",
+    "sgd": QT_TRANSLATE_NOOP("Workload", "SGD with momentum"),
+    "adamw": QT_TRANSLATE_NOOP("Workload", "Adam / AdamW"),
+    "adamw8bit": QT_TRANSLATE_NOOP("Workload", "8-bit AdamW"),
+    "adafactor": QT_TRANSLATE_NOOP("Workload", "Adafactor"),
 }
 STRATEGIES = {
-    "ddp": "DDP",
-    "zero1": "ZeRO-1",
-    "zero2": "ZeRO-2",
-    "fsdp": "FSDP / ZeRO-3",
-    "tp": "tensor parallel",
-    "pp": "pipeline parallel",
-    "offload": "ZeRO-Offload (optimizer on the CPU)",
+    "ddp": QT_TRANSLATE_NOOP("Workload", "DDP"),
+    "zero1": QT_TRANSLATE_NOOP("Workload", "ZeRO-1"),
+    "zero2": QT_TRANSLATE_NOOP("Workload", "ZeRO-2"),
+    "fsdp": QT_TRANSLATE_NOOP("Workload", "FSDP / ZeRO-3"),
+    "tp": QT_TRANSLATE_NOOP("Workload", "tensor parallel"),
+    "pp": QT_TRANSLATE_NOOP("Workload", "pipeline parallel"),
+    "offload": QT_TRANSLATE_NOOP("Workload", "ZeRO-Offload (optimizer on the CPU)"),
 }
 # ZeRO-Offload (Ren et al. 2021, arXiv 2101.06840; DeepSpeed's zero_optimization.offload_optimizer): built on
 # ZeRO-2, the optimizer's state lives in CPU memory and its step runs on the CPU; each step the gradients go
@@ -181,3 +182,21 @@ def _check_lora_targets(targets: str) -> None:
             f"lora_targets: {LORA_TARGETS_DEFAULT}, {LORA_TARGETS_ALL} or module names separated by commas"
             f" (q_proj,v_proj), got {targets!r}"
         )
+
+
+def named(table: dict[str, str], key: str) -> str:
+    """A choice of TASKS, PRECISIONS, OPTIMIZERS or STRATEGIES in words, in the language in use."""
+    return translate("Workload", table[key]) if key in table else key
+
+
+def summary(workload: Workload) -> str:
+    """'llama-3-8b · LoRA · pure BF16 · batch 4 · length 2,048 · checkpointing', in the language in use."""
+    parts = [workload.model, named(TASKS, workload.task), named(PRECISIONS, workload.precision)]
+    parts.append(translate("Workload", "batch {batch}").format(batch=workload.batch))
+    if workload.seq:
+        parts.append(translate("Workload", "length {seq:,}").format(seq=workload.seq))
+    if workload.training and workload.grad_accum > 1:
+        parts.append(translate("Workload", "{steps} accumulated").format(steps=workload.grad_accum))
+    if workload.training and workload.checkpointing:
+        parts.append(translate("Workload", "checkpointing"))
+    return " · ".join(parts)

@@ -5,6 +5,7 @@ no reference for this part is reported as info with the reason, never judged aga
 Each NVIDIA GPU (NVML's numbering) is judged with the figures of the torch device it is (torch_devices.py).
 One module per subject: the torch and the driver (software), the GPU's health and link (health), its
 measured figures (figures), the host's figures and what failed to run (host).
+Their words are in the language in use (core/i18n.py); each keeps its check's English name (Verdict.key).
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.probe import torch_devices
 from gpuconfig.probe.gpu_facts import GpuFacts
 from gpuconfig.probe.machine import System
 from gpuconfig.probe.model import BenchmarkResult, Maybe, Unavailable, Verdict
 from gpuconfig.probe.references import references
 from gpuconfig.probe.torch_devices import TorchFacts
+from gpuconfig.probe.verdicts.common import check, verdict
 from gpuconfig.probe.verdicts.figures import figure_verdicts, unlinked_figures
 from gpuconfig.probe.verdicts.health import health_verdicts, loaded_link, series_verdicts
 from gpuconfig.probe.verdicts.host import (
@@ -47,9 +50,21 @@ def judge(
     verdicts: list[Verdict] = []
     verdicts += torch_verdicts(torch, devices)
     verdicts += failed_benchmarks(results)
-    no_gpu = system.gpu.reason if isinstance(system.gpu, Unavailable) else "no NVIDIA GPU found by NVML"
+    no_gpu = (
+        system.gpu.reason
+        if isinstance(system.gpu, Unavailable)
+        else translate("ProbeVerdicts", "no NVIDIA GPU found by NVML")
+    )
     if not devices:
-        verdicts.append(Verdict("GPU", "machine", "info", f"No NVIDIA GPU: {no_gpu}", threshold="nothing to compare"))
+        verdicts.append(
+            verdict(
+                check(QT_TRANSLATE_NOOP("ProbeVerdicts", "GPU")),
+                "machine",
+                "info",
+                translate("ProbeVerdicts", "No NVIDIA GPU: {why}").format(why=no_gpu),
+                threshold=translate("ProbeVerdicts", "nothing to compare"),
+            )
+        )
     for index, device in enumerate(devices):
         label = device.label(index)
         verdicts += health_verdicts(device, label, refs, loaded_link(series, index))

@@ -6,18 +6,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.probe.egpu import external_link
 from gpuconfig.probe.gpu_facts import GpuFacts
 from gpuconfig.probe.machine import System
 from gpuconfig.probe.model import BenchmarkResult, Unavailable, Verdict
 from gpuconfig.probe.references import GpuReference, References, references
 from gpuconfig.probe.stability import stability
-from gpuconfig.probe.verdicts.common import measured, no_reference, ratio_verdict, unstable
-
-LINK_ADVICE = (
-    "the link runs below its width or generation under load: reseat the card, use a CPU-attached x16 slot, "
-    "check the BIOS PCIe setting"
+from gpuconfig.probe.verdicts.common import (
+    Check,
+    check,
+    marked,
+    measured,
+    no_reference,
+    ratio_verdict,
+    unstable,
+    verdict,
 )
+
+LINK_ADVICE = QT_TRANSLATE_NOOP(
+    "ProbeVerdicts",
+    "the link runs below its width or generation under load: reseat the card, use a CPU-attached x16 slot, "
+    "check the BIOS PCIe setting",
+)
+H2D_PINNED = QT_TRANSLATE_NOOP("ProbeVerdicts", "Host to device (pinned)")
 
 
 def figure_verdicts(
@@ -33,18 +45,25 @@ def figure_verdicts(
     verdicts: list[Verdict] = []
     for result in measured(results, "matmul", subject):
         expected = ref.matmul_tflops.get(result.dtype) if ref else None
-        advice = "check clocks and power limit (nvidia-smi -q -d CLOCK,POWER) and the throttle graph"
-        verdicts.append(_figure(f"Matmul {result.dtype}", subject, result, expected, ref, name, advice))
+        advice = translate(
+            "ProbeVerdicts", "check clocks and power limit (nvidia-smi -q -d CLOCK,POWER) and the throttle graph"
+        )
+        named = check(QT_TRANSLATE_NOOP("ProbeVerdicts", "Matmul {dtype}"), dtype=result.dtype)
+        verdicts.append(_figure(named, subject, result, expected, ref, name, advice))
     for result in measured(results, "memory_bandwidth", subject):
         expected = ref.memory_bandwidth_gbs if ref else None
-        advice = "check the memory clock and ECC state; a lower figure can mean a faulty or mis-clocked part"
-        verdicts.append(_figure("Memory bandwidth", subject, result, expected, ref, name, advice))
+        advice = translate(
+            "ProbeVerdicts",
+            "check the memory clock and ECC state; a lower figure can mean a faulty or mis-clocked part",
+        )
+        named = check(QT_TRANSLATE_NOOP("ProbeVerdicts", "Memory bandwidth"))
+        verdicts.append(_figure(named, subject, result, expected, ref, name, advice))
     return verdicts + _transfer_verdicts(results, subject, device, refs, system)
 
 
 def _figure(
-    check: str, subject: str, result: BenchmarkResult, expected: float | None, ref: GpuReference | None, part: str,
-    advice: str,
+    check: Check | str, subject: str, result: BenchmarkResult, expected: float | None, ref: GpuReference | None,
+    part: str, advice: str,
 ) -> Verdict:  # fmt: skip
     """A figure against its reference, or shown without one; an unstable figure is not judged, except that
     one failing its reference still fails (a faulty part can be unsteady too), saying it is unstable."""
@@ -55,7 +74,8 @@ def _figure(
     if warning is None:
         return judged
     if judged.status == "fail":
-        return replace(judged, message=f"{judged.message}; unstable ({stability(result).why}): run again to confirm")
+        said = translate("ProbeVerdicts", "{message}; unstable ({why}): run again to confirm")
+        return replace(judged, message=said.format(message=judged.message, why=stability(result).why))
     return warning
 
 
@@ -79,26 +99,31 @@ def _transfer_verdicts(
         if result.variant != "pinned":
             continue
         expected = float(link.pass_gbs) if link is not None else None
-        if (warning := unstable("Host to device (pinned)", subject, result, expected)) is not None:
+        if (warning := unstable(check(H2D_PINNED), subject, result, expected)) is not None:
             verdicts.append(warning)
             continue
         if link is None:
-            verdicts.append(no_reference("Host to device", subject, result, device.known_name if device else ""))
+            named = check(QT_TRANSLATE_NOOP("ProbeVerdicts", "Host to device"))
+            verdicts.append(no_reference(named, subject, result, device.known_name if device else ""))
             continue
         value = float(result.value or 0)
         passed = value >= link.pass_gbs
         verdicts.append(
-            Verdict(
-                "Host to device (pinned)",
+            verdict(
+                check(H2D_PINNED),
                 subject,
                 "pass" if passed else "fail",
-                f"{value:.3g} GB/s on a {link.link} link, good is at least {link.pass_gbs:g} GB/s",
+                translate("ProbeVerdicts", "{value:.3g} GB/s on a {link} link, good is at least {good:g} GB/s").format(
+                    value=value, link=link.link, good=link.pass_gbs
+                ),
                 value,
                 float(link.pass_gbs),
                 "GB/s",
-                f"at least {link.pass_gbs:g} GB/s on {link.link}",
+                translate("ProbeVerdicts", "at least {good:g} GB/s on {link}").format(
+                    good=link.pass_gbs, link=link.link
+                ),
                 link.source,
-                "" if passed else link.fix or LINK_ADVICE,
+                "" if passed else link.fix or marked(LINK_ADVICE),
             )
         )
     return verdicts
@@ -108,7 +133,9 @@ def unlinked_figures(results: Sequence[BenchmarkResult], devices: Sequence[GpuFa
     """The figures of a torch device that no NVIDIA GPU is known to be: shown, with why they are not judged."""
     linked = {d.torch_device for d in devices if isinstance(d.torch_device, str)}
     why = "; ".join(sorted({d.torch_device.reason for d in devices if isinstance(d.torch_device, Unavailable)}))
-    reason = f"not judged: which NVIDIA GPU this is is unknown ({why or no_gpu})"
+    reason = translate("ProbeVerdicts", "not judged: which NVIDIA GPU this is is unknown ({why})").format(
+        why=why or no_gpu
+    )
     unknown = sorted({r.device for r in results if r.device.startswith("cuda") and r.device not in linked})
     return [
         replace(verdict, threshold=reason)

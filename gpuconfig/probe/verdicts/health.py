@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.probe.gpu_facts import GpuFacts, RemappedRows
 from gpuconfig.probe.model import Verdict
 from gpuconfig.probe.references import References
+from gpuconfig.probe.verdicts.common import check, verdict
 
 
 def loaded_link(series: Mapping[str, Any] | None, index: int) -> tuple[int, int] | None:
@@ -40,17 +42,21 @@ def _memory_verdicts(device: GpuFacts, subject: str, refs: References) -> list[V
     uncorrected = device.ecc_uncorrected_volatile
     if isinstance(uncorrected, int):
         verdicts.append(
-            Verdict(
-                "Uncorrectable ECC errors",
+            verdict(
+                check(QT_TRANSLATE_NOOP("ProbeVerdicts", "Uncorrectable ECC errors")),
                 subject,
                 "pass" if uncorrected == 0 else "fail",
-                f"{uncorrected} uncorrectable ECC errors since the driver loaded",
+                translate("ProbeVerdicts", "{n} uncorrectable ECC errors since the driver loaded").format(
+                    n=uncorrected
+                ),
                 float(uncorrected),
                 0.0,
                 "errors",
-                "zero",
+                translate("ProbeVerdicts", "zero"),
                 t["ecc_source"],
-                "" if uncorrected == 0 else "the GPU's memory is failing: ask the vendor for a replacement",
+                ""
+                if uncorrected == 0
+                else translate("ProbeVerdicts", "the GPU's memory is failing: ask the vendor for a replacement"),
             )
         )
     retired = device.retired_pages
@@ -61,17 +67,21 @@ def _memory_verdicts(device: GpuFacts, subject: str, refs: References) -> list[V
         elif retired >= t["retired_pages_warn"]:
             status = "warn"
         verdicts.append(
-            Verdict(
-                "Retired memory pages",
+            verdict(
+                check(QT_TRANSLATE_NOOP("ProbeVerdicts", "Retired memory pages")),
                 subject,
                 status,
-                f"{retired} pages retired",
+                translate("ProbeVerdicts", "{n} pages retired").format(n=retired),
                 float(retired),
                 None,
                 "pages",
-                f"warn at {t['retired_pages_warn']}, fail at {t['retired_pages_fail']}",
+                translate("ProbeVerdicts", "warn at {warn}, fail at {fail}").format(
+                    warn=t["retired_pages_warn"], fail=t["retired_pages_fail"]
+                ),
                 t["retired_pages_source"],
-                "" if status == "pass" else "the GPU's memory is wearing out: plan a replacement",
+                ""
+                if status == "pass"
+                else translate("ProbeVerdicts", "the GPU's memory is wearing out: plan a replacement"),
             )
         )
     pending = device.retired_pages_pending
@@ -79,14 +89,22 @@ def _memory_verdicts(device: GpuFacts, subject: str, refs: References) -> list[V
     if pending is True or (remapped is not None and (remapped.failed or remapped.pending)):
         failed = bool(remapped is not None and remapped.failed)
         verdicts.append(
-            Verdict(
-                "Memory repair",
+            verdict(
+                check(QT_TRANSLATE_NOOP("ProbeVerdicts", "Memory repair")),
                 subject,
                 "fail" if failed or pending is True else "warn",
-                "row remapping failed" if failed else "a page retirement or row remap is pending",
-                threshold="no pending retirement (fail), no failed row remap (fail), no pending remap (flagged)",
+                translate("ProbeVerdicts", "row remapping failed")
+                if failed
+                else translate("ProbeVerdicts", "a page retirement or row remap is pending"),
+                threshold=translate(
+                    "ProbeVerdicts",
+                    "no pending retirement (fail), no failed row remap (fail), no pending remap (flagged)",
+                ),
                 source=t["ecc_source"],
-                advice="reset the GPU or reboot to apply the pending repair; a failed remap needs a replacement",
+                advice=translate(
+                    "ProbeVerdicts",
+                    "reset the GPU or reboot to apply the pending repair; a failed remap needs a replacement",
+                ),
             )
         )
     return verdicts
@@ -105,24 +123,33 @@ def _link_verdicts(device: GpuFacts, subject: str, refs: References, loaded: tup
         status, advice = "pass", ""
     elif loaded is not None:
         status = "fail"
-        advice = (
+        advice = translate(
+            "ProbeVerdicts",
             "the link stays below its maximum under load: reseat the card, move it to a CPU-attached x16 "
-            "slot, check riser cables and the BIOS PCIe generation setting"
+            "slot, check riser cables and the BIOS PCIe generation setting",
         )
     else:
         status = "warn"
-        advice = (
+        advice = translate(
+            "ProbeVerdicts",
             "a link below its maximum at idle is normal power saving; if the host-to-device figure is "
-            "low too, reseat the card or move it to a full x16 slot"
+            "low too, reseat the card or move it to a full x16 slot",
         )
-    when = " under load" if loaded is not None else ("" if full else " (read when the probe started, idle)")
+    if loaded is not None:
+        said = translate("ProbeVerdicts", "PCIe {gen}.0 x{width} of {max_gen}.0 x{max_width} under load")
+    elif full:
+        said = translate("ProbeVerdicts", "PCIe {gen}.0 x{width} of {max_gen}.0 x{max_width}")
+    else:
+        said = translate(
+            "ProbeVerdicts", "PCIe {gen}.0 x{width} of {max_gen}.0 x{max_width} (read when the probe started, idle)"
+        )
     return [
-        Verdict(
-            "PCIe link",
+        verdict(
+            check(QT_TRANSLATE_NOOP("ProbeVerdicts", "PCIe link")),
             subject,
             status,
-            f"PCIe {gen}.0 x{width} of {max_gen}.0 x{max_width}{when}",
-            threshold="the maximum generation and width under load",
+            said.format(gen=gen, width=width, max_gen=max_gen, max_width=max_width),
+            threshold=translate("ProbeVerdicts", "the maximum generation and width under load"),
             source=refs.thresholds["pcie_source"],
             advice=advice,
         )
@@ -144,14 +171,18 @@ def series_verdicts(
             seen |= value
         bad = [name for name, bit in t["failing_clock_events"].items() if seen & int(bit)]
         verdicts.append(
-            Verdict(
-                "Clock slowdown during the run",
+            verdict(
+                check(QT_TRANSLATE_NOOP("ProbeVerdicts", "Clock slowdown during the run")),
                 subject,
                 "fail" if bad else "pass",
-                ("seen: " + ", ".join(bad)) if bad else "no hardware or thermal slowdown while sampled",
-                threshold="none of " + ", ".join(t["failing_clock_events"]),
+                translate("ProbeVerdicts", "seen: {events}").format(events=", ".join(bad))
+                if bad
+                else translate("ProbeVerdicts", "no hardware or thermal slowdown while sampled"),
+                threshold=translate("ProbeVerdicts", "none of {events}").format(
+                    events=", ".join(t["failing_clock_events"])
+                ),
                 source=t["clock_events_source"],
-                advice="check cooling, fans and the power supply" if bad else "",
+                advice=translate("ProbeVerdicts", "check cooling, fans and the power supply") if bad else "",
             )
         )
     temps = list(sampled(channels.get(f"gpu{index}.temp", [])))
@@ -159,17 +190,19 @@ def series_verdicts(
     if temps and isinstance(limit, (int, float)):
         hottest = max(temps)
         verdicts.append(
-            Verdict(
-                "Temperature under the slowdown limit",
+            verdict(
+                check(QT_TRANSLATE_NOOP("ProbeVerdicts", "Temperature under the slowdown limit")),
                 subject,
                 "pass" if hottest < limit else "fail",
-                f"hottest {hottest:.0f} °C, slowdown at {limit:.0f} °C",
+                translate("ProbeVerdicts", "hottest {hottest:.0f} °C, slowdown at {limit:.0f} °C").format(
+                    hottest=hottest, limit=limit
+                ),
                 hottest,
                 float(limit),
                 "°C",
-                "below the slowdown temperature",
+                translate("ProbeVerdicts", "below the slowdown temperature"),
                 t["temperature_source"],
-                "" if hottest < limit else "improve airflow or spacing between cards",
+                "" if hottest < limit else translate("ProbeVerdicts", "improve airflow or spacing between cards"),
             )
         )
     return verdicts

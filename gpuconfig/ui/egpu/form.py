@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPush
 
 from gpuconfig.core.build.model import OSES, PORTS
 from gpuconfig.core.catalog.model import Part
-from gpuconfig.core.egpu.check import OS_LABELS, PORT_LABELS
+from gpuconfig.core.egpu.check import os_label, port_label
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
 from gpuconfig.probe.egpu import Detection
 from gpuconfig.ui.theme import mark
@@ -75,10 +75,10 @@ class EgpuForm(QWidget):
         self.use_button.hide()
         self.port = _combo("egpu_port", 10)
         for port in PORTS:
-            self.port.addItem(self.tr(PORT_LABELS[port]), port)
+            self.port.addItem(port_label(port), port)
         self.os = _combo("egpu_os", 10)
         for os_id in OSES:
-            self.os.addItem(self.tr(OS_LABELS[os_id]), os_id)
+            self.os.addItem(os_label(os_id), os_id)
         self.charger = QSpinBox()
         self.charger.setObjectName("egpu_charger")
         self.charger.setRange(0, MAX_CHARGER_W)
@@ -190,7 +190,7 @@ class EgpuForm(QWidget):
         self.dock.clear()
         for part in self._docks:
             link = str(part.specs.get("link") or "")
-            facts = [self.tr(PORT_LABELS.get(link, link)) if link else "", price_text(part, rate)]
+            facts = [port_label(link) if link else "", price_text(part, rate)]
             self.dock.addItem(" — ".join([part.name, " · ".join(f for f in facts if f)]), part.id)
             if part.price is not None:
                 tip = self.tr("{price} on {date}: {basis}").format(
@@ -214,7 +214,7 @@ class EgpuForm(QWidget):
             hints = list(detection.hints)
         else:
             host = detection.host
-            facts = [self.tr(PORT_LABELS.get(host.port, host.port))]
+            facts = [port_label(host.port)]
             if host.link_gbps is not None:
                 facts.append(self.tr("link {lanes} x {rate:g} Gb/s").format(lanes=host.lanes, rate=host.lane_gbps))
             if host.security is not None:

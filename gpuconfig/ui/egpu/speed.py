@@ -9,7 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QSizePolicy, QVBoxLayout, QWidget
 
-from gpuconfig.core.egpu.check import PORT_LABELS
+from gpuconfig.core.egpu.check import port_label
 from gpuconfig.core.egpu.speed import STREAM_SOURCE, LinkSpeed, Slowdown
 from gpuconfig.core.units import format_bytes
 from gpuconfig.ui.egpu.view import source_links
@@ -142,7 +142,7 @@ class LinkPanel(QWidget):
         link = speed.link
         bars = [
             Bar(
-                self.tr("eGPU, {link}").format(link=self.tr(PORT_LABELS.get(link.id, link.id))),
+                self.tr("eGPU, {link}").format(link=port_label(link.id)),
                 speed.egpu_gbs,
                 EGPU_COLOR,
                 link.h2d_range_gbs,

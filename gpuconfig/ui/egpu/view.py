@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuconfig.core.egpu.check import PORT_LABELS, Check
+from gpuconfig.core.egpu.check import Check, port_label
 from gpuconfig.core.egpu.report import EgpuReport
 from gpuconfig.core.links import web_link
 from gpuconfig.core.units import format_bytes
@@ -111,7 +111,7 @@ class VerdictBanner(QFrame):
             "warn": self.tr("Works, with warnings"),
             "fail": self.tr("Will not work"),
         }
-        port = self.tr("{port} port").format(port=self.tr(PORT_LABELS.get(c.host.port, c.host.port)))
+        port = self.tr("{port} port").format(port=port_label(c.host.port))
         checks = [*c.checks, *report.measured, *([report.fit] if report.fit is not None else [])]
         counts = {s: sum(check.status == s for check in checks) for s in ("ok", "warn", "fail", "unknown")}
         summary = self.tr("Pass: {ok} · warnings: {warn} · problems: {fail} · not checked: {unknown}").format(**counts)

@@ -98,7 +98,7 @@ class GuideSource(QWidget):
         self.os = QComboBox()
         self.os.setObjectName("guide_os")
         for os_id, info in OSES.items():
-            self.os.addItem(info.name, os_id)
+            self.os.addItem(info.label, os_id)
         self._driver_tip = self.tr(
             "The NVIDIA driver already installed (nvidia-smi shows it): the guide picks a PyTorch build it runs"
         )

@@ -87,7 +87,7 @@ class PartDetail(QWidget):
                 f"<tr><td>{escape(field.title)}</td><td>{escape(format_value(field, value))}"
                 f" <i>({escape(computed)})</i></td></tr>"
             )
-        price = part.price
+        price = part.price_for(currency)
         if part.price_origin == "override":
             origin = self.tr("your price, set {date}").format(date=price.date if price else "")
             catalog = self.tr("Catalog price: {price}").format(
@@ -99,6 +99,15 @@ class PartDetail(QWidget):
             price_note = f"{escape(price.basis)}, {escape(price.date)} {link}"
         else:
             price_note = ""
+        others = [p for p in part.catalog_prices if p != price]
+        if others:  # every price the catalog gives, each as published: a US launch price beside a Chinese one
+            per_hour, source_word, also = self.tr(" per hour"), self.tr("source"), self.tr("Also published:")
+            listed = "".join(
+                f"<li>{escape(format_money(p.amount, p.currency))}{escape(per_hour if p.per else '')}"
+                f" — {escape(p.basis)}, {escape(p.date)} {web_link(p.source, source_word)}</li>"
+                for p in others
+            )
+            price_note += f"<br>{escape(also)}<ul>{listed}</ul>"
         read = self.tr("read")
         sources = "".join(
             f"<li>{web_link(s.url, s.title)} — {escape(read)} {escape(s.read)}"
@@ -107,16 +116,17 @@ class PartDetail(QWidget):
             for s in part.sources
         )
         released_word, notes_word = self.tr("released"), self.tr("Notes")
+        price_word, sources_word = self.tr("Price"), self.tr("Sources")
         released = f" · {escape(released_word)} {escape(part.released)}" if part.released else ""
         notes = f"<h4>{escape(notes_word)}</h4><p>{escape(part.notes)}</p>" if part.notes else ""
         return f"""
             <h2 style="margin-bottom: 0">{escape(part.name)}</h2>
             <p style="margin-top: 2px">{escape(part.vendor)}{released} · <code>{escape(part.id)}</code></p>
-            <p><b>{escape(self.tr("Price"))}:</b> {self._price_text(price, currency, rate)}<br>
+            <p><b>{escape(price_word)}:</b> {self._price_text(price, currency, rate)}<br>
                <small>{price_note}</small></p>
             <table cellspacing="0" cellpadding="3" width="100%">{"".join(rows)}</table>
             {notes}
-            <h4>{escape(self.tr("Sources"))}</h4><ol>{sources}</ol>
+            <h4>{escape(sources_word)}</h4><ol>{sources}</ol>
         """
 
 

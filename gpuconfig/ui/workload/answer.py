@@ -9,8 +9,9 @@ from PySide6.QtGui import QColor, QFont, QIcon, QPalette, QPixmap
 from PySide6.QtWidgets import QHeaderView, QLabel, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from gpuconfig.core.units import format_bytes
-from gpuconfig.core.workload.accuracy import NO_BAND, band
+from gpuconfig.core.workload.accuracy import band, band_text
 from gpuconfig.core.workload.answer import Answer, answer_from_fit
+from gpuconfig.core.workload.depth import phase_name
 from gpuconfig.core.workload.estimate import Timing
 from gpuconfig.core.workload.fit import Verdict
 from gpuconfig.ui.theme import MEMORY_COLORS, Colors, mark, tint
@@ -206,7 +207,7 @@ class AnswerView(QWidget):
         if measured is None:
             text = self.tr("Expected error of the peak: no measured band for GPUs yet")
             if device == "cpu":
-                text = self.tr("Expected error of the peak: {why}").format(why=NO_BAND["cpu"])
+                text = self.tr("Expected error of the peak: {why}").format(why=band_text("cpu"))
             self.accuracy.setText(text)
             self.accuracy.setToolTip("")
             return
@@ -346,7 +347,7 @@ class AnswerView(QWidget):
             "optimizer": estimate.method + divided,
             "activations": self.tr(
                 "fitted to the traced points: grows with batch and length, at the {phase} phase"
-            ).format(phase=memory.phase),
+            ).format(phase=phase_name(memory.phase)),
             "kv_cache": self.tr("per token from the trace, times prompt + generated tokens"),
             "overhead": self.tr("what the device adds; each line says where its figure comes from"),
         }

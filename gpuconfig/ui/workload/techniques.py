@@ -123,8 +123,8 @@ class TechniqueTable(QTableWidget):
         if changed.precision in ("int8", "int4") and self.base is not None and self.base.precision != changed.precision:
             notes.append(self.tr("quantized weights"))
         if self.base is not None and changed.gpus > self.base.gpus:
-            # the core counts the traffic when the card's link is known, and says so in the label when not
-            uncounted = "communication time not counted" in option.label
+            # the core counts the traffic when the card's link is known, and says when it is not
+            uncounted = not option.communication_counted
             notes.append(self.tr("time per sample, no communication") if uncounted else self.tr("time per sample"))
         if changed.strategy == "offload" and self.base is not None and self.base.strategy != "offload":
             notes.append(self.tr("the CPU's optimizer step not counted"))

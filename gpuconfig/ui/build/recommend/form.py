@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.build.rules import Circuit, Market, Rules
 from gpuconfig.core.catalog.schema import CURRENCIES
-from gpuconfig.core.egpu.check import PORT_LABELS
+from gpuconfig.core.egpu.check import PORT_LABELS, port_label
 from gpuconfig.core.planner.recommend import Constraints, PlanError
 from gpuconfig.core.workload.fit import Headroom
-from gpuconfig.core.workload.spec import PRECISIONS, TASKS, Workload, WorkloadError
+from gpuconfig.core.workload.spec import Workload, WorkloadError, summary
 from gpuconfig.ui.theme import mark
 from gpuconfig.ui.workload.form import WorkloadForm
 
@@ -35,15 +35,8 @@ PLANNED_ROWS = ("device", "gpus", "gpu")
 
 def describe(workload: Workload) -> str:
     """'llama-3-8b · LoRA · pure BF16 · batch 4 · length 2,048 · checkpointing' (the core's names for the
-    choices)."""
-    parts = [workload.model, TASKS[workload.task], PRECISIONS[workload.precision], f"batch {workload.batch}"]
-    if workload.seq:
-        parts.append(f"length {workload.seq:,}")
-    if workload.training and workload.grad_accum > 1:
-        parts.append(f"{workload.grad_accum} accumulated")
-    if workload.training and workload.checkpointing:
-        parts.append("checkpointing")
-    return " · ".join(parts)
+    choices, in the language in use)."""
+    return summary(workload)
 
 
 def for_planning(workload: Workload) -> Workload:
@@ -125,9 +118,9 @@ class RecommendForm(QWidget):
         self.form.addItem(self.tr("Rack"), "rack")
         self.form.addItem(self.tr("Laptop with eGPU"), "egpu")
         self.port = _combo("plan_port")
-        for port, label in PORT_LABELS.items():
+        for port in PORT_LABELS:
             if port != "USB-C":  # a port without PCIe has no eGPU to plan
-                self.port.addItem(label, port)
+                self.port.addItem(port_label(port), port)
         self.port.setCurrentIndex(self.port.findData("TB4"))
         self.port.setToolTip(self.tr("The laptop's port, for a laptop with an eGPU"))
         self.max_gpus = QSpinBox()
