@@ -15,20 +15,10 @@ from gpuconfig.core.catalog.schema import CURRENCIES
 
 
 def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> None:
-    from gpuconfig.core.build.model import DEFAULT_CIRCUIT
-    from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S
-
     build = commands.add_parser("build", help="check a build file")
     actions = build.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=parser_class)
     check = actions.add_parser("check", help="every compatibility and power rule, with fixes")
-    check.add_argument("file", metavar="FILE.json")
-    check.add_argument("--currency", choices=CURRENCIES, help="the currency of the totals")
-    check.add_argument("--circuit", help=CIRCUIT_HELP.format(default=DEFAULT_CIRCUIT))
-    check.add_argument(
-        "--trace-timeout", type=seconds, default=TRACE_TIMEOUT_S, metavar="S", dest="trace_timeout",
-        help=f"seconds a trace of the file's workload may take (default {TRACE_TIMEOUT_S:g})",
-    )  # fmt: skip
-    headroom_option(check)
+    _build_file_options(check, "the currency of the totals")
     form_options(check)
     check.set_defaults(handler=check_build)
 
@@ -36,27 +26,36 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
         "export",
         help="the build list as Markdown (--html, --csv, --json: the build file), checked as `build check` does",
     )
-    export.add_argument("file", metavar="FILE.json")
-    export.add_argument("--currency", choices=CURRENCIES, help="the currency of the prices")
-    export.add_argument("--circuit", help=CIRCUIT_HELP.format(default=DEFAULT_CIRCUIT))
-    export.add_argument(
+    _build_file_options(export, "the currency of the prices")
+    form_options(export, html=True, csv=True)
+    export.set_defaults(handler=export_build)
+
+
+def _build_file_options(p: argparse.ArgumentParser, currency_help: str) -> None:
+    """What `build check` and `build export` both read: the file, the currency, the circuit, the workload's limits."""
+    from gpuconfig.core.build.model import DEFAULT_CIRCUIT
+    from gpuconfig.core.workload.runner import TRACE_TIMEOUT_S
+
+    p.add_argument("file", metavar="FILE.json")
+    p.add_argument("--currency", choices=CURRENCIES, help=currency_help)
+    p.add_argument("--circuit", help=CIRCUIT_HELP.format(default=DEFAULT_CIRCUIT))
+    p.add_argument(
         "--trace-timeout", type=seconds, default=TRACE_TIMEOUT_S, metavar="S", dest="trace_timeout",
         help=f"seconds a trace of the file's workload may take (default {TRACE_TIMEOUT_S:g})",
     )  # fmt: skip
-    headroom_option(export)
-    form_options(export, html=True, csv=True)
-    export.set_defaults(handler=export_build)
+    headroom_option(p)
 
 
 def export_build(args: argparse.Namespace) -> Reply | int:
     from gpuconfig.core.build.export import build_csv, build_html, build_json, build_markdown
 
-    checked = _checked(args)
+    store = open_store()
+    checked = _checked(args, store)
     if isinstance(checked, int):
         return checked
     _build, resolved, total, budget, problems, _cards, rate = checked
     made = (resolved, total, budget, problems)
-    schema = open_store().schema
+    schema = store.schema
     return Reply(
         EXIT_OK,
         lambda: build_markdown(*made, rate=rate, schema=schema),
@@ -72,7 +71,7 @@ CIRCUIT_HELP = "the wall circuit (default: the file's, else its currency's marke
 def check_build(args: argparse.Namespace) -> Reply | int:
     from gpuconfig.core.build.records import check_record
 
-    checked = _checked(args)
+    checked = _checked(args, open_store())
     if isinstance(checked, int):
         return checked
     build, resolved, total, budget, problems, cards, _rate = checked
@@ -84,7 +83,7 @@ def check_build(args: argparse.Namespace) -> Reply | int:
     return Reply(code, lambda: _text(build, resolved, total, budget, problems, currency, record), lambda: record)
 
 
-def _checked(args: argparse.Namespace) -> tuple[Any, ...] | int:
+def _checked(args: argparse.Namespace, store: Any) -> tuple[Any, ...] | int:
     """The build file read, resolved, priced and checked (its workload's fit included): (build, resolved, totals,
     power budget, problems worst first, the cards the workload was judged on, the exchange rate); or the exit code
     of a trace that failed, said on standard error."""
@@ -96,7 +95,6 @@ def _checked(args: argparse.Namespace) -> tuple[Any, ...] | int:
     from gpuconfig.core.build.rules import RulesError, build_rules
     from gpuconfig.core.egpu.problems import egpu_problems
 
-    store = open_store()
     try:
         build = read_build(Path(args.file))
         rules = build_rules()

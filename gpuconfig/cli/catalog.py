@@ -46,9 +46,9 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
 
 
 def list_parts(args: argparse.Namespace) -> Reply:
-    from gpuconfig.core.catalog.query import PartFilter, PartIndex
+    from gpuconfig.core.catalog.query import PartFilter, PartIndex, price_in
     from gpuconfig.core.catalog.records import part_record
-    from gpuconfig.core.money import convert_price, format_money
+    from gpuconfig.core.money import format_money
     from gpuconfig.core.units import format_value
 
     store = open_store()
@@ -66,8 +66,7 @@ def list_parts(args: argparse.Namespace) -> Reply:
         table_rows = []
         for p in parts:
             shown = p.price_for(currency)
-            amount = convert_price(shown, currency, rate) if shown else None
-            price_text = format_money(amount, currency) + ("/h" if shown and shown.per else "")
+            price_text = format_money(price_in(p, currency, rate), currency) + ("/h" if shown and shown.per else "")
             table_rows.append([p.id, p.name, *(format_value(f, p.specs[f.key]) for f in columns), price_text])
         headers = ["id", "name", *(f.title for f in columns), f"price ({currency})"]
         return lines(table(headers, table_rows), f"\n{len(parts)} of {len(index.parts)} {spec.title.lower()}")

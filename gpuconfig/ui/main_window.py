@@ -354,6 +354,8 @@ class MainWindow(QMainWindow):
         replacement.show()
         replacement.tabs.setCurrentIndex(self.tabs.currentIndex())
         MainWindow.windows.append(replacement)  # held, as the first window is by whoever made it
+        if self in MainWindow.windows:  # a window a change made lets go of the one it replaces
+            MainWindow.windows.remove(self)
         self.close()
         return replacement
 

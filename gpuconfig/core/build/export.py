@@ -63,7 +63,7 @@ def total_text(totals: Totals) -> str:
 
 def power_lines(budget: PowerBudget) -> list[str]:
     """The power budget in a few sentences."""
-    basis = budget.cpu_basis.split(" (")[0].split("（")[0]  # the basis without its parenthesis (ASCII or full-width)
+    basis = budget.cpu_basis_short
     cpu = (
         translate("BuildExport", "CPU {watts:,} W at its {basis}").format(watts=budget.cpu_w, basis=basis)
         if budget.cpu_w

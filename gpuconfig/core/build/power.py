@@ -25,21 +25,24 @@ class PowerBudget:
     wall_w: int | None  # sustained draw divided by the supply's 80 PLUS efficiency at half load
     efficiency: float | None
     circuit: Circuit
+    cpu_basis_short: str = ""  # the basis in a word or two ("TDP"), for a sentence that says why elsewhere
 
 
 def is_atx3(atx_version: str | None) -> bool:
     return bool(atx_version) and str(atx_version).strip().startswith("3")
 
 
-def cpu_power(resolved: Resolved) -> tuple[int, str]:
+def cpu_power(resolved: Resolved) -> tuple[int, str, str]:
+    """The CPU's watts, the figure they are counted from in words, and that figure's short name."""
     cpu = resolved.one("cpu")
     if cpu is None:
-        return 0, translate("BuildChecks", "no CPU in the build")
+        none = translate("BuildChecks", "no CPU in the build")
+        return 0, none, none
     if cpu.spec("max_power_w"):
-        return int(cpu.spec("max_power_w")) * cpu.count, translate("BuildChecks", "maximum package power")
-    return int(cpu.spec("tdp_w") or 0) * cpu.count, translate(
-        "BuildChecks", "TDP (the catalog has no maximum package power for it)"
-    )
+        package = translate("BuildChecks", "maximum package power")
+        return int(cpu.spec("max_power_w")) * cpu.count, package, package
+    tdp = translate("BuildChecks", "TDP (the catalog has no maximum package power for it)")
+    return int(cpu.spec("tdp_w") or 0) * cpu.count, tdp, translate("BuildChecks", "TDP")
 
 
 def required_rating(gpu_w: int, cpu_w: int, atx3: bool, rules: Rules) -> int:
@@ -50,7 +53,7 @@ def required_rating(gpu_w: int, cpu_w: int, atx3: bool, rules: Rules) -> int:
 
 def power_budget(resolved: Resolved, rules: Rules, circuit_id: str) -> PowerBudget:
     gpu_w = sum(int(item.spec("tdp_w") or 0) * item.count for item in resolved.gpus())
-    cpu_w, basis = cpu_power(resolved)
+    cpu_w, basis, short = cpu_power(resolved)
     sustained = gpu_w + cpu_w + rules.rest_of_system_w
     psu = resolved.one("psu")
     atx3 = is_atx3(psu.spec("atx_version")) if psu else None
@@ -61,7 +64,19 @@ def power_budget(resolved: Resolved, rules: Rules, circuit_id: str) -> PowerBudg
     circuit = rules.circuits.get(circuit_id) or next(iter(rules.circuits.values()))
     psu_w = int(psu.spec("watts")) * psu.count if psu else None
     return PowerBudget(
-        gpu_w, cpu_w, basis, rules.rest_of_system_w, sustained, required, factor, psu_w, atx3, wall, efficiency, circuit
+        gpu_w,
+        cpu_w,
+        basis,
+        rules.rest_of_system_w,
+        sustained,
+        required,
+        factor,
+        psu_w,
+        atx3,
+        wall,
+        efficiency,
+        circuit,
+        short,
     )
 
 

@@ -13,6 +13,13 @@ from gpuconfig.core.money import ExchangeRate, convert_price
 _TEXT_TYPES = ("str", "choice", "ref", "strlist")
 
 
+def price_in(part: Part, currency: str, rate: ExchangeRate | None) -> float | None:
+    """The part's price in `currency`: its own price there where it has one (Part.price_for), else converted;
+    None when it has none or no rate converts it."""
+    price = part.price_for(currency)
+    return None if price is None else convert_price(price, currency, rate)
+
+
 @dataclass(frozen=True)
 class PartFilter:
     """What the user asked for: words to find, exact choices, minimums and a price range."""
@@ -74,8 +81,7 @@ class PartIndex:
         self.haystacks = [haystack(p) for p in self.parts]
 
     def price_in(self, row: int, currency: str, rate: ExchangeRate | None) -> float | None:
-        price = self.parts[row].price_for(currency)
-        return None if price is None else convert_price(price, currency, rate)
+        return price_in(self.parts[row], currency, rate)
 
     def matching_rows(
         self, part_filter: PartFilter, rate: ExchangeRate | None, order: Sequence[int] | None = None

@@ -15,8 +15,9 @@ from PySide6.QtWidgets import (
 
 from gpuconfig.core.catalog.derived import DERIVED_FIELDS
 from gpuconfig.core.catalog.model import Part
+from gpuconfig.core.catalog.query import price_in
 from gpuconfig.core.catalog.schema import FieldSpec, KindSpec
-from gpuconfig.core.money import ExchangeRate, convert_price, format_money
+from gpuconfig.core.money import ExchangeRate, format_money
 from gpuconfig.core.units import format_value
 
 MIN_PARTS, MAX_PARTS = 2, 4
@@ -55,7 +56,7 @@ class CompareDialog(QDialog):
         bold = QFont()
         bold.setBold(True)
 
-        prices = [convert_price(price, currency, rate) if (price := p.price_for(currency)) else None for p in parts]
+        prices = [price_in(p, currency, rate) for p in parts]
         self._fill_row(0, PRICE_SPEC, [format_money(a, currency) for a in prices], prices, bold)
         for row, field in enumerate(fields, start=1):
             values = [p.specs.get(field.key, p.extra.get(field.key)) for p in parts]

@@ -10,9 +10,9 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from gpuconfig.core.catalog.model import Part
-from gpuconfig.core.catalog.query import field_value
+from gpuconfig.core.catalog.query import field_value, price_in
 from gpuconfig.core.catalog.schema import KindSpec
-from gpuconfig.core.money import ExchangeRate, convert_price
+from gpuconfig.core.money import ExchangeRate
 from gpuconfig.ui.theme import Colors
 from gpuconfig.ui.widgets.plots import style_axes
 
@@ -23,8 +23,7 @@ LABEL_LIMIT = 12  # above this many points only the selected part is named; hove
 
 def axis_value(part: Part, key: str, currency: str, rate: ExchangeRate | None) -> float | None:
     if key == PRICE:
-        price = part.price_for(currency)
-        return None if price is None else convert_price(price, currency, rate)
+        return price_in(part, currency, rate)
     value = field_value(part, key)
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
