@@ -25,6 +25,7 @@ from gpu_session import cases, workload_of
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "estimate_accuracy_gpu.json"
+HELDOUT_RESULTS = HERE / "results" / "estimate_accuracy_gpu_heldout.json"
 TARGET = 0.10
 # Each summary of the results, and the row's error it summarises.
 SUMMARIES = {
@@ -106,14 +107,21 @@ def main() -> int:
     parser.add_argument("--runs", type=Path, default=HERE / "results" / "gpu_h100")
     parser.add_argument("--gpu", default="nvidia-h100-sxm", help="the catalog GPU the session ran on")
     parser.add_argument("--only", default="")
+    parser.add_argument(
+        "--cases",
+        default="gpu_cases.toml",
+        help="the session's timed cases; gpu_heldout_cases.toml is reported on its own (results/"
+        "estimate_accuracy_gpu_heldout.json) and leaves the answers' band alone",
+    )
     args = parser.parse_args()
+    heldout = args.cases != "gpu_cases.toml"
     from gpuconfig.core.userdata.store import open_default_store
     from gpuconfig.core.workload.answer import gpu_spec
 
     gpu = gpu_spec(open_default_store(), args.gpu)
     runs = json.loads((args.runs / "gpu_runs.json").read_text(encoding="utf-8"))
     session = json.loads((args.runs / "session.json").read_text(encoding="utf-8"))
-    listed = {c["case"]: c for c in cases("estimate_accuracy_cases.toml", precision="fp32") + cases("gpu_cases.toml")}
+    listed = {c["case"]: c for c in cases("estimate_accuracy_cases.toml", precision="fp32") + cases(args.cases)}
     only = set(filter(None, args.only.split(",")))
     rows = []
     for measured in runs:
@@ -130,14 +138,16 @@ def main() -> int:
     result = {
         "machine": session["machine"],
         "gpu": args.gpu,
-        "runs": str(args.runs.relative_to(HERE)),
+        "runs": str(args.runs.resolve().relative_to(HERE)),
         "rows": rows,
         **{
             name: error_summary([r[key] for r in compared if r.get(key) is not None], TARGET)
             for name, key in SUMMARIES.items()
         },
     }
-    if not only:
+    if not only and heldout:
+        HELDOUT_RESULTS.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    if not only and not heldout:
         RESULTS.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
         reserved = result["reserved"]
         machine = session["machine"]

@@ -8,8 +8,9 @@ Run on a machine with a CUDA GPU and torch (with gpuconfig, transformers and PEF
 3. Real runs of every case of estimate_accuracy_cases.toml (fp32) on the GPU, four processes at a time, each its
    own process with its own CUDA caching allocator: torch.cuda.max_memory_allocated / max_memory_reserved. Beside
    them, two traces under this machine's torch, to see what its version changes in the trace.
-4. The cases of gpu_cases.toml one at a time, alone on the GPU: their memory, then ten more training steps timed
-   (or the prompt and every decode step of a generation), for the time estimate.
+4. The cases of gpu_cases.toml (or `--cases FILE`: gpu_heldout_cases.toml) one at a time, alone on the GPU: their
+   memory, then ten more training steps timed (or the prompt and every decode step of a generation), for the time
+   estimate.
 Each part has its share of the budget and writes its file when it ends, so a part that fails or runs out of time
 leaves the others' results. benchmarks/estimate_accuracy_gpu.py reads the folder back.
 """
@@ -148,6 +149,7 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=420.0, help="seconds for the whole session")
     parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda", help="cpu: check the script here")
     parser.add_argument("--only", default="", help="comma-separated cases to run (default: all)")
+    parser.add_argument("--cases", default="gpu_cases.toml", help="the timed part's cases (a file beside this one)")
     parser.add_argument("--skip", default="", help="comma-separated parts to leave out: nvml,probe,memory,timed")
     args = parser.parse_args()
     out: Path = args.out
@@ -201,7 +203,7 @@ def main() -> int:
         write(out, "session.json", session)
 
     if "timed" not in skip:
-        for case in [c for c in cases("gpu_cases.toml") if (not only or c["case"] in only) and c.get("timed")]:
+        for case in [c for c in cases(args.cases) if (not only or c["case"] in only) and c.get("timed")]:
             if left() < 25:
                 runs.append({"case": case["case"], "set": "gpu cases", "status": "not run: session budget spent"})
                 continue

@@ -63,6 +63,19 @@ SMALL_MODELS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "bert": ("BertForMaskedLM", "encoder", SMALL),
     "roberta": ("RobertaForSequenceClassification", "encoder", {**SMALL, "pad_token_id": 1}),
     "vit": ("ViTForImageClassification", "vision", {**SMALL, "image_size": 32, "patch_size": 8}),
+    # Their constructors read a stochastic-depth schedule back as numbers (torch.linspace(...).tolist()).
+    "convnext": (
+        "ConvNextForImageClassification",
+        "vision",
+        {"hidden_sizes": [8, 8, 8, 8], "depths": [1, 1, 1, 1], "image_size": 32, "drop_path_rate": 0.1},
+    ),
+    "swin": (
+        "SwinForImageClassification",
+        "vision",
+        {"embed_dim": 8, "depths": [1, 1, 1, 1], "num_heads": [2, 2, 2, 2], "image_size": 64, "window_size": 2},
+    ),
+    # Depth set by a width multiplier, not a layer count.
+    "mobilenet_v2": ("MobileNetV2ForImageClassification", "vision", {"depth_multiplier": 0.25, "image_size": 32}),
     "whisper": (
         "WhisperForConditionalGeneration",
         "speech",
@@ -154,3 +167,18 @@ def test_a_hub_id_not_in_the_cache_is_one_line(tmp_path: Path, monkeypatch: pyte
     assert "\n" not in message
     assert re.search(r"meta-llama/Meta-Llama-3-8B is not in the Hugging Face cache \(.*\)", message)
     assert "hf download meta-llama/Meta-Llama-3-8B config.json" in message
+
+
+@pytest.mark.parametrize(("model_type", "varies"), [("swin", False), ("vit", False), ("mobilenet_v2", True)])
+def test_an_image_size_a_window_or_position_grid_fixes_is_never_varied(
+    tmp_path: Path, model_type: str, varies: bool
+) -> None:
+    from gpuconfig.core.workload.runner import traced_shapes
+
+    source = small_source(tmp_path, model_type)
+    side = source.config["image_size"]
+    sides = {s for _, s in traced_shapes(source, 2, side)}
+    assert sides == ({side, side // 2} if varies else {side})
+    for _, s in traced_shapes(source, 2, side):  # every shape the estimate traces also builds and runs
+        request = {"model": source.request(), "task": "finetune", "precision": "fp32", "optimizer": "sgd"}
+        assert trace_point(request | {"device": "cpu"}, 2, s)["flops"] > 0

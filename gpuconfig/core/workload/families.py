@@ -17,6 +17,7 @@ EXPECTED = {
     "size": "a whole number of at least 1",
     "sizes": "a list of whole numbers of at least 1",
     "size or sizes": "a whole number of at least 1, or a list of them",
+    "number": "a finite number above 0",
     "text": "text",
     "names": "a list of block names (text)",
 }
@@ -127,6 +128,12 @@ def _holds(kind: str, value: Any) -> bool:
         return listed(size)
     if kind == "size or sizes":
         return size(value) or listed(size)
+    if kind == "number":
+        try:
+            checked_number(value)
+        except NumberError:
+            return False
+        return True
     if kind == "names":
         return listed(lambda v: isinstance(v, str) and bool(v))
     return isinstance(value, str) and bool(value)

@@ -86,7 +86,9 @@ def full_depth_seconds(layers: int, points: int, training: bool) -> float:
 def traced_shapes(source: ModelSource, batch: int, seq: int) -> list[tuple[int, int]]:
     """(b, s), (2b, s) and (b, s/2): the shapes that pin down the linear and quadratic terms."""
     half = max(1, seq // 2)
-    if source.model_type == "vit":  # position embeddings fix the image size: only the batch varies
+    if source.family == "vision" and any(key in source.config for key in ("patch_size", "window_size")):
+        # Position embeddings (ViT) or attention windows a stage's grid must fill (Swin) fix the image size:
+        # only the batch varies. Convolutional networks take any size.
         half = seq
     if source.family == "diffusion":
         half = max(64, (seq // 2) // 64 * 64)

@@ -82,6 +82,60 @@ def skipped_init() -> Iterator[None]:
             PreTrainedModel.initialize_weights = pretrained  # type: ignore[method-assign]
 
 
+# Factory functions whose small results a model's constructor may read back as numbers (ConvNeXt and Swin turn
+# `torch.linspace(0, drop_path_rate, depth)` into a list of floats with `.tolist()`); under fake tensors that
+# read has no values to give.
+CONSTANT_FACTORIES = ("linspace", "logspace", "arange")
+CONSTANT_LIMIT = 1 << 16  # elements: a schedule or an index, never a weight
+
+
+@contextlib.contextmanager
+def real_constants() -> Iterator[None]:
+    """While a model is built, a factory call made of plain numbers that yields a small tensor is computed for
+    real (a constant a real build computes the same way), and so is whatever the build does with such constants
+    alone (split them, read them back as numbers). The fake mode takes real tensors as inputs
+    (torch_private.fake_tensor_mode), so an operator mixing a constant with a fake tensor stays fake."""
+    import torch
+
+    from . import torch_private
+
+    factories = {getattr(torch, name) for name in CONSTANT_FACTORIES}
+    unset_fake = torch_private.unset_fake_temporarily()
+    constants: dict[int, Any] = {}  # id -> the constant itself, kept alive for the build so ids stay unique
+
+    def tensors(value: Any) -> list[Any]:
+        if isinstance(value, torch.Tensor):
+            return [value]
+        if isinstance(value, (list, tuple)):
+            return [t for v in value for t in tensors(v)]
+        if isinstance(value, dict):
+            return [t for v in value.values() for t in tensors(v)]
+        return []
+
+    def kept(value: Any) -> Any:
+        for tensor in tensors(value):
+            constants[id(tensor)] = tensor
+        return value
+
+    class Constants(torch_private.function_mode()):  # type: ignore[misc]
+        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            kwargs = kwargs or {}
+            inputs = tensors(list(args)) + tensors(kwargs)
+            on_cpu = str(kwargs.get("device", "cpu")) == "cpu"
+            if func in factories and not inputs and on_cpu:
+                with unset_fake():
+                    value = func(*args, **kwargs)
+                if value.numel() <= CONSTANT_LIMIT:
+                    return kept(value)
+            elif inputs and all(id(t) in constants for t in inputs):
+                with unset_fake():
+                    return kept(func(*args, **kwargs))
+            return func(*args, **kwargs)
+
+    with Constants():
+        yield
+
+
 def hf_model(config_dict: dict[str, Any], task: str, family: str = "llm") -> tuple[Any, str]:
     """A transformers (or diffusers) model from a config dict, and the kind of inputs it takes: the class its
     `architectures` names, else the Auto class of its family and task."""
@@ -272,7 +326,10 @@ def build(request: dict[str, Any], batch: int, seq: int, layers: int | None) -> 
                 config[layer_key(config)] = layers
                 if isinstance(config.get("layer_types"), list):
                     config["layer_types"] = config["layer_types"][:layers]
-            model, family = hf_model({**config, **config_fields(request, config)}, task, source.get("family", "llm"))
+            with real_constants():
+                model, family = hf_model(
+                    {**config, **config_fields(request, config)}, task, source.get("family", "llm")
+                )
             inputs = example_batch(model, family, batch, seq, task)
     finally:
         torch.set_default_dtype(previous)

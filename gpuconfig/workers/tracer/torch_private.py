@@ -62,6 +62,11 @@ def fake_tensor_mode() -> Any:
     return private("torch._subclasses.fake_tensor", "FakeTensorMode")(allow_non_fake_inputs=True)
 
 
+def unset_fake_temporarily() -> Any:
+    """A context manager under which the active fake mode is set aside and operators run for real."""
+    return private("torch._subclasses.fake_tensor", "unset_fake_temporarily")
+
+
 def dispatch_mode() -> Any:
     """TorchDispatchMode, the base of a mode that sees every operator call."""
     return private("torch.utils._python_dispatch", "TorchDispatchMode")
