@@ -39,6 +39,11 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
 
     check = actions.add_parser("check", help="validate the catalog files and count the parts")
     check.add_argument("--dir", help="catalog directory (default: the installed catalog)")
+    check.add_argument(
+        "--stats",
+        action="store_true",
+        help="per kind: the rows, how many are priced, how many say why they have no price, and the oldest price",
+    )
     check.set_defaults(handler=check_files)
 
     for p in (listing, show, imports, rate, check):
@@ -149,15 +154,57 @@ def check_files(args: argparse.Namespace) -> Reply:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return Reply(EXIT_BAD_INPUT, lambda: "")
+    kinds = loaded.schema.kind_names
+    if args.stats:
+        stats = catalog_stats(loaded.parts, kinds)
+        return Reply(EXIT_OK, lambda: stats_text(stats), lambda: stats)
     counts: dict[str, int] = {}
     for part in loaded.parts:
         counts[part.kind] = counts.get(part.kind, 0) + 1
-    kinds = loaded.schema.kind_names
     return Reply(
         EXIT_OK,
         lambda: lines(", ".join(f"{kind}: {counts.get(kind, 0)}" for kind in kinds)),
         lambda: {kind: counts.get(kind, 0) for kind in kinds},
     )
+
+
+def catalog_stats(parts: Any, kinds: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """Per kind: rows, rows priced, rows that say why they have no price, and the oldest of the rows' newest
+    prices (the price a buyer would be shown), with its part."""
+    counted: dict[str, dict[str, Any]] = {}
+    for kind in kinds:
+        rows = [p for p in parts if p.kind == kind]
+        priced = [p for p in rows if p.catalog_prices]
+        newest = {p.id: max(price.date for price in p.catalog_prices) for p in priced}
+        oldest = min(newest.items(), key=lambda item: item[1], default=(None, None))
+        counted[kind] = {
+            "rows": len(rows),
+            "priced": len(priced),
+            "priced_share": round(len(priced) / len(rows), 4) if rows else None,
+            "unpriced_with_reason": sum(1 for p in rows if not p.catalog_prices and p.unpriced),
+            "unpriced_without_reason": sum(1 for p in rows if not p.catalog_prices and not p.unpriced),
+            "oldest_price_date": oldest[1],
+            "oldest_price_part": oldest[0],
+        }
+    return counted
+
+
+def stats_text(stats: dict[str, dict[str, Any]]) -> str:
+    headers = ["kind", "rows", "priced", "share", "no price, why given", "no price, no reason", "oldest price", "part"]
+    body = [
+        [
+            kind,
+            str(row["rows"]),
+            str(row["priced"]),
+            "-" if row["priced_share"] is None else f"{row['priced_share']:.0%}",
+            str(row["unpriced_with_reason"]),
+            str(row["unpriced_without_reason"]),
+            row["oldest_price_date"] or "-",
+            row["oldest_price_part"] or "-",
+        ]
+        for kind, row in stats.items()
+    ]
+    return table(headers, body)
 
 
 def exchange_rate(args: argparse.Namespace) -> Reply:

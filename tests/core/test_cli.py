@@ -178,3 +178,31 @@ def test_check_reports_every_problem(catalog_copy: Path) -> None:
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 2
     assert all(": tdp_w: must be a positive number" in line for line in result.stderr.strip().splitlines())
+
+
+def test_check_stats_count_rows_prices_reasons_and_the_oldest_price(catalog_copy: Path) -> None:
+    dock = catalog_copy / "dock.toml"
+    text = dock.read_text()
+    first = text.index('id = "')
+    dock.write_text(text[:first] + 'unpriced = "sold only with a laptop bundle"\n' + text[first:])
+    stats = run_json("catalog", "check", "--stats", "--dir", str(catalog_copy))
+    rows = sum(text.count("[[part]]") for text in [p.read_text() for p in [dock]])
+    assert stats["dock"]["rows"] == rows
+    priced = sum(1 for block in text.split("[[part]]")[1:] if "\nprice = " in block)
+    assert stats["dock"]["priced"] == priced
+    # the first dock row has no price in the catalog: its reason is counted, the others' absence is not explained
+    assert stats["dock"]["unpriced_with_reason"] == 1
+    assert stats["dock"]["unpriced_without_reason"] == rows - priced - 1
+    dates = [m.split("date = ")[1][:10] for m in text.split("\n") if "price" in m and "date = " in m]
+    assert stats["dock"]["oldest_price_date"] >= min(dates)
+    assert set(stats) == {"gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "dock", "cloud"}
+
+
+def test_a_row_with_a_price_cannot_also_say_why_it_has_none(catalog_copy: Path) -> None:
+    cloud = catalog_copy / "cloud.toml"
+    text = cloud.read_text()
+    at = text.index("\nprice = ")
+    cloud.write_text(text[:at] + '\nunpriced = "none"' + text[at:])
+    result = run("catalog", "check", "--dir", str(catalog_copy))
+    assert result.returncode == 2
+    assert "unpriced: a row with a price cannot also say why it has none" in result.stderr

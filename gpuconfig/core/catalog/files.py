@@ -27,7 +27,7 @@ from gpuconfig.core.numbers import MAX_AMOUNT, MAX_QUANTITY, NumberError, checke
 from gpuconfig.core.user_files import UserFileError, parse_toml, read_text
 
 CURRENCY_FILE = "currency.toml"
-COMMON_KEYS = ("id", "name", "vendor", "released", "price", "prices", "sources", "notes")
+COMMON_KEYS = ("id", "name", "vendor", "released", "price", "prices", "unpriced", "sources", "notes")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.+-]*$")
 RELEASED_PATTERN = re.compile(r"^\d{4}(-\d{2}){0,2}$")
 SLOT_LANES = (1, 2, 4, 8, 16)
@@ -306,6 +306,9 @@ def _parse_kind_file(spec: KindSpec, name: str, text: str) -> tuple[list[Part], 
             else:
                 specs[field_spec.key] = check.spec_value(field_spec, value)
         first = check.price(spec.kind, row.get("price"))
+        unpriced = check.text(row, "unpriced", required=False)
+        if unpriced and "price" in row:
+            check.fail("unpriced", "a row with a price cannot also say why it has none")
         part = Part(
             kind=spec.kind,
             id=part_id,
@@ -317,6 +320,7 @@ def _parse_kind_file(spec: KindSpec, name: str, text: str) -> tuple[list[Part], 
             catalog_prices=check.prices(spec.kind, first, row.get("prices"), "price" in row),
             released=str(released),
             notes=check.text(row, "notes", required=False),
+            unpriced=unpriced,
             file=name,
             line=span[0],
         )

@@ -49,6 +49,7 @@ class Part:
     # Every price the catalog row gives (its `price` first, then its `prices`): a price set in one market's
     # currency (a Chinese launch price in CNY beside the US one in USD) is shown as it is, not converted.
     catalog_prices: tuple[Price, ...] = ()
+    unpriced: str = ""  # why the row has no price (sold only inside whole systems, say), where it has none
     file: str = ""
     line: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
