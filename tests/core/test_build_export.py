@@ -175,3 +175,16 @@ def test_key_specs_use_the_schema_units(store: Store) -> None:
         assert 2 <= len(fields) <= 4
         for part in store.parts(kind):
             assert key_specs(part, store.schema), part.id  # every part has some key figure
+
+
+def test_a_line_priced_more_than_six_months_ago_says_so(store: Store) -> None:
+    from gpuconfig.core.catalog.age import is_stale
+
+    args, _ = _parts(store)
+    lines = build_sheet(args[0], "USD", store.exchange_rate()).lines
+    priced = [line for line in lines if line.unit_price is not None and line.part.price_origin == "catalog"]
+    assert priced
+    for line in priced:
+        price = line.part.price_for("USD")
+        said = f"price of {price.date}" in line.price_note and "check a current one" in line.price_note
+        assert said == is_stale(price), line.part.id

@@ -443,3 +443,21 @@ def test_zero_offload_only_where_nothing_else_fits_and_never_as_asked(store: Sto
         ram = sum(int(item.spec("capacity_gb")) * item.count for item in resolved.by_kind["ram"])
         host = options.host_bytes(c.option) / 1024**3
         assert ram >= c.option.gpu.memory_bytes / 1024**3 + host
+
+
+def test_the_plan_names_old_prices_it_used_and_the_cards_it_left_out_unpriced(store: Store, lora_fit: Fit) -> None:
+    from gpuconfig.core.catalog.age import is_stale
+
+    plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=6000))
+    used = {line.part_id for c in plan.candidates for line in c.build.lines}
+    stale = [store.part(i) for i in used if is_stale(store.part(i).price_for("USD"))]
+    note = next((n for n in plan.notes if n.startswith("Prices older than six months")), None)
+    if stale:
+        assert note is not None and all(p.name in note for p in stale)
+    else:
+        assert note is None
+    cards = [p for p in plan_parts(store) if p.kind == "gpu" and p.specs.get("form_factor") == "PCIe card"]
+    unpriced = [p for p in cards if p.price_for("USD") is None]
+    left_out = next(n for n in plan.notes if "have no price and were left out" in n)
+    assert left_out.startswith(f"{len(unpriced)} GPUs")
+    assert unpriced[0].name in left_out

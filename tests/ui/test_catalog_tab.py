@@ -296,3 +296,26 @@ def test_rows_start_in_the_order_the_header_arrow_shows(window: MainWindow) -> N
         tab.model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
         assert names(window) == shown  # sorting by what the arrow says moves nothing: it was already so
         assert shown != [p.name for p in tab.model.all_parts]  # the catalog's own file order is not it
+
+
+def test_each_price_shows_its_date_and_age_and_old_ones_are_marked(window: MainWindow) -> None:
+    from gpuconfig.core.catalog.age import is_stale
+
+    tab = window.catalog_tab
+    column = tab.model.column_of("price_date")
+    assert tab.model.headerData(column, Qt.Orientation.Horizontal) == "Price date"
+    rows = range(tab.model.rowCount())
+    priced = [r for r in rows if tab.model.part_at(r).price_for("USD") is not None]
+    old = [r for r in priced if is_stale(tab.model.part_at(r).price_for("USD"))]
+    assert old, "the catalog keeps launch prices from years ago"
+    for row in priced:
+        price = tab.model.part_at(row).price_for("USD")
+        assert tab.model.display_text(row, column).startswith(f"{price.date} · ")
+        assert tab.model.has_stale_price(row) == (row in old)
+        tip = tab.model.data(tab.model.index(row, column), Qt.ItemDataRole.ToolTipRole)
+        assert (tip is not None and "more than six months" in tip) == (row in old)
+    unpriced = [r for r in rows if r not in priced]
+    assert all(tab.model.display_text(r, column) == "" for r in unpriced)
+    tab.table.sortByColumn(column, Qt.SortOrder.DescendingOrder)
+    dates = [p.price_for("USD").date for p in tab.model.visible_parts if p.price_for("USD") is not None]
+    assert dates == sorted(dates, reverse=True)

@@ -114,6 +114,9 @@ class PartIndex:
         def value(row: int) -> Any:
             if key == "price":
                 return self.price_in(row, currency, rate)
+            if key == "price_date":  # the date of the price shown in `currency`
+                shown = self.parts[row].price_for(currency)
+                return shown.date if shown is not None else None
             v = field_value(self.parts[row], key)
             return v.casefold() if isinstance(v, str) else v
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from gpuconfig.core.build.model import OSES, PORTS, Build, BuildLine
 from gpuconfig.core.build.rules import Rules
+from gpuconfig.core.catalog.age import age_days, age_text, is_stale
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
@@ -411,6 +412,7 @@ def recommend(
     rentals = [replace(r, job=_rental_job(r, constraints)) for r in rentals]
     candidates = [_with_job(c, rentals, constraints) for c in candidates]
     break_even = _break_even(candidates, rentals, constraints)
+    notes += _price_notes(parts, candidates, rentals, constraints)
     return Plan(
         constraints,
         tuple(candidates),
@@ -423,6 +425,46 @@ def recommend(
         headroom,
         tuple(v.change for v in search.variants[1:]),
     )
+
+
+def _price_notes(
+    parts: Sequence[Part], candidates: Sequence[Candidate], rentals: Sequence[Rental], constraints: Constraints
+) -> list[str]:
+    """What the ranking's prices rest on: the prices older than six months its builds and rentals used, and the
+    GPUs left out for want of a price."""
+    by_id = {p.id: p for p in parts}
+    used = [by_id[line.part_id] for c in candidates for line in c.build.lines if line.part_id in by_id]
+    used += [r.instance for r in rentals]
+    stale: dict[str, str] = {}
+    for part in used:
+        price = part.price_for(constraints.currency)
+        if part.id not in constraints.owned and price is not None and is_stale(price):
+            stale[part.id] = translate("Planner", "{name} ({date}, {age} old)").format(
+                name=part.name, date=price.date, age=age_text(age_days(price))
+            )
+    notes = []
+    if stale:
+        notes.append(
+            translate("Planner", "Prices older than six months in these results: {parts}. Check them.").format(
+                parts="; ".join(stale.values())
+            )
+        )
+    unpriced = [
+        p.name
+        for p in parts
+        if p.kind == "gpu"
+        and p.specs.get("form_factor") == "PCIe card"  # the cards a build can take
+        and p.price_for(constraints.currency) is None
+        and p.id not in constraints.owned
+    ]
+    if unpriced:
+        shown = ", ".join(unpriced[:6]) + (", ..." if len(unpriced) > 6 else "")
+        notes.append(
+            translate("Planner", "{count} GPUs of the catalog have no price and were left out: {names}.").format(
+                count=len(unpriced), names=shown
+            )
+        )
+    return notes
 
 
 def _with_copies(change: Change, unpaced: GpuOption, paced: GpuOption) -> Change:

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont
 
+from gpuconfig.core.catalog.age import age_days, age_text, is_stale
 from gpuconfig.core.catalog.derived import DERIVED_FIELDS
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.query import PartFilter, PartIndex, field_value
@@ -58,6 +59,7 @@ class PartTableModel(QAbstractTableModel):
         self._alignments: list[int] = []
         self._price_column = -1
         self.accent = QColor("#b0530c")
+        self.stale = QColor("#8a8a8a")  # prices older than six months
 
     # -- contents ---------------------------------------------------------------------------------
 
@@ -65,7 +67,12 @@ class PartTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._index = PartIndex(parts)
         self._rate = rate
-        columns = [Column("name", self.tr("Name")), Column("vendor", self.tr("Vendor")), Column("price", "")]
+        columns = [
+            Column("name", self.tr("Name")),
+            Column("vendor", self.tr("Vendor")),
+            Column("price", ""),
+            Column("price_date", self.tr("Price date")),
+        ]
         fields = [f for f in spec.fields if f.column] + list(DERIVED_FIELDS.get(spec.kind, ()))
         columns += [Column(f.key, f"{f.title} ({f.unit})" if f.unit else f.title, f) for f in fields]
         self._columns = columns
@@ -182,6 +189,11 @@ class PartTableModel(QAbstractTableModel):
     def flags(self, index: _Index) -> Qt.ItemFlag:
         return self._PRICE_FLAGS if index.column() == self._price_column else self._FLAGS
 
+    def has_stale_price(self, row: int) -> bool:
+        """Whether a visible row's price is older than six months (its date drawn muted, its age in the tooltip)."""
+        price = self._index.parts[self._visible[row]].price_for(self._filter.currency)
+        return price is not None and is_stale(price)
+
     def price_amount(self, part: Part) -> tuple[float | None, str]:
         """The part's price in the display currency, or in its own currency when no rate is known."""
         price = part.price_for(self._filter.currency)
@@ -228,6 +240,11 @@ class PartTableModel(QAbstractTableModel):
             if part.price is not None and part.price.per:
                 text += self.tr("/h")
             return ("✎ " + text) if part.price_origin == "override" else text
+        if column.key == "price_date":
+            price = part.price_for(self._filter.currency)
+            if price is None:
+                return ""
+            return self.tr("{date} · {age}").format(date=price.date, age=age_text(age_days(price)))
         value = field_value(part, column.key)
         return format_value(column.spec, value) if column.spec else str(value)
 
@@ -241,6 +258,8 @@ class PartTableModel(QAbstractTableModel):
             return self._alignments[index.column()]
         if role == PART_ROLE:
             return self._index.parts[self._visible[index.row()]]
+        if index.column() == self._price_column + 1 and role in _PRICE_ROLES:
+            return self._date_data(self._index.parts[self._visible[index.row()]], role)
         if index.column() != self._price_column or role not in _PRICE_ROLES:
             return None
         part = self._index.parts[self._visible[index.row()]]
@@ -255,6 +274,19 @@ class PartTableModel(QAbstractTableModel):
             font.setItalic(True)
             return font
         return self.accent
+
+    def _date_data(self, part: Part, role: int) -> Any:
+        """The price date column: a price older than six months in the muted colour, with why in its tooltip."""
+        price = part.price_for(self._filter.currency)
+        if price is None or not is_stale(price):
+            return None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return self.stale
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tr("This price is {age} old (more than six months): check a current one.").format(
+                age=age_text(age_days(price))
+            )
+        return None
 
     def _price_tooltip(self, part: Part) -> str:
         if part.price is None:

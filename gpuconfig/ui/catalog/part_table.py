@@ -56,7 +56,7 @@ class PartTable(QTableView):
         italic.setItalic(True)
         metrics, italic_metrics = self.fontMetrics(), QFontMetrics(italic)
         text_pen, selected_pen = palette.text().color(), palette.highlightedText().color()
-        accent = QColor(model.accent)
+        accent, muted = QColor(model.accent), QColor(model.stale)
         alternate, highlight = palette.alternateBase(), palette.highlight()
         alternating = self.alternatingRowColors()
         selection = self.selectionModel()
@@ -76,11 +76,13 @@ class PartTable(QTableView):
             elif row & 1 and alternating:
                 painter.fillRect(QRect(0, top, row_right, height), alternate)
             users_price = model.has_user_price(row)
+            old_price = model.has_stale_price(row)
             for column, left, column_width in columns:
                 inner = QRect(left + _PAD, top, column_width - inset - 2 * _PAD, height)
                 styled = users_price and column == price_column
+                aged = old_price and column == price_column + 1
                 painter.setFont(italic if styled else font)
-                painter.setPen(selected_pen if selected else accent if styled else text_pen)
+                painter.setPen(selected_pen if selected else accent if styled else muted if aged else text_pen)
                 text = model.display_text(row, column)
                 key = (text, inner.width(), styled)
                 fitted = self._fitted.get(key)
