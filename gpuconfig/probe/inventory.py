@@ -24,6 +24,8 @@ from gpuconfig.core.workers import environment, interpreters, search
 from gpuconfig.probe import nvml
 from gpuconfig.probe.gpu_facts import DeviceLink, GpuFacts, PcieLink
 from gpuconfig.probe.machine import (
+    ARM_INSTRUCTION_SETS,
+    X86_INSTRUCTION_SETS,
     CpuInfo,
     Disk,
     GpuSummary,
@@ -41,12 +43,6 @@ from gpuconfig.probe.model import Maybe, Unavailable
 SYSFS = Path("/sys")
 LINUX = sys.platform.startswith("linux")
 
-# Flag names as Linux prints them in /proc/cpuinfo (arch/x86/include/asm/cpufeatures.h).
-X86_INSTRUCTION_SETS = (
-    "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_bf16", "avx512_vnni", "amx_tile", "amx_bf16", "amx_int8",
-)  # fmt: skip
-# Feature names as Linux prints them for 64-bit Arm (arch/arm64/kernel/cpuinfo.c).
-ARM_INSTRUCTION_SETS = ("asimd", "sve", "sve2", "bf16", "i8mm")
 
 NO_THUNDERBOLT = "no Thunderbolt/USB4 controller found (/sys/bus/thunderbolt has no devices)"
 # bolt's format_generation; the kernel ABI (sysfs-bus-thunderbolt, "generation") says 4 means USB4.

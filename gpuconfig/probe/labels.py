@@ -17,7 +17,7 @@ from typing import Any
 from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.units import MISSING, format_bytes, format_number
 from gpuconfig.probe.gpu_facts import GpuFacts
-from gpuconfig.probe.machine import System
+from gpuconfig.probe.machine import ARM_INSTRUCTION_SETS, X86_INSTRUCTION_SETS, System
 from gpuconfig.probe.model import BenchmarkResult, Maybe, Unavailable, to_json
 from gpuconfig.probe.torch_devices import TorchFacts
 
@@ -230,6 +230,9 @@ def humanised(key: str, capital: bool = True) -> str:
 
 
 def field_label(key: str) -> str:
+    """A field's name in the language in use; an instruction set's flag as Linux prints it ('amx_tile')."""
+    if key in X86_INSTRUCTION_SETS or key in ARM_INSTRUCTION_SETS:
+        return key
     return _t(FIELDS[key]) if key in FIELDS else humanised(key)
 
 

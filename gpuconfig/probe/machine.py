@@ -12,6 +12,13 @@ from dataclasses import dataclass, field
 from gpuconfig.probe.gpu_facts import GpuFacts
 from gpuconfig.probe.model import OMIT_NONE, Maybe, Record, Unavailable
 
+# Flag names as Linux prints them in /proc/cpuinfo (arch/x86/include/asm/cpufeatures.h).
+X86_INSTRUCTION_SETS = (
+    "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_bf16", "avx512_vnni", "amx_tile", "amx_bf16", "amx_int8",
+)  # fmt: skip
+# Feature names as Linux prints them for 64-bit Arm (arch/arm64/kernel/cpuinfo.c).
+ARM_INSTRUCTION_SETS = ("asimd", "sve", "sve2", "bf16", "i8mm")
+
 
 @dataclass(frozen=True)
 class OsInfo(Record):

@@ -4132,6 +4132,46 @@
 <context>
     <name>LivePlot</name>
     <message>
+        <source>total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>已用</translation>
+    </message>
+    <message>
+        <source>disk read</source>
+        <translation>磁盘读取</translation>
+    </message>
+    <message>
+        <source>disk write</source>
+        <translation>磁盘写入</translation>
+    </message>
+    <message>
+        <source>network in</source>
+        <translation>网络接收</translation>
+    </message>
+    <message>
+        <source>network out</source>
+        <translation>网络发送</translation>
+    </message>
+    <message>
+        <source>SM</source>
+        <translation>SM</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>in</source>
+        <translation>入</translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation>出</translation>
+    </message>
+    <message>
         <source>No GPU graphs: {why}.</source>
         <translation>无 GPU 图表：{why}。</translation>
     </message>

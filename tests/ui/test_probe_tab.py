@@ -62,8 +62,8 @@ def test_inventory_of_this_machine_fills_the_tree(qtbot, tab: ProbeTab) -> None:
     assert set(tree.sections) >= {"os", "cpu", "memory", "disks", "gpu", "thunderbolt", "pythons"}
     cpu = tree.sections["cpu"]
     fields = {cpu.child(i).text(0): cpu.child(i).text(1) for i in range(cpu.childCount())}
-    assert fields["model"] == tab.inventory.system.cpu.model and fields["model"]
-    assert fields["logical cores"] == str(psutil.cpu_count(logical=True))
+    assert fields["Model"] == tab.inventory.system.cpu.model and fields["Model"]  # named as the reports name them
+    assert fields["Logical cores"] == str(psutil.cpu_count(logical=True))
     memory = tree.sections["memory"]
     assert memory.child(0).text(1).endswith("GiB")
     gpu = tree.sections["gpu"]

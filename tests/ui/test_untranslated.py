@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QTabBar,
     QTextBrowser,
+    QTreeWidget,
     QWidget,
 )
 
@@ -102,6 +103,12 @@ def texts(widget: QWidget) -> Iterator[tuple[str, str]]:
         for action in widget.actions():
             yield f"{name} action", action.text()
             yield f"{name} action tooltip", action.toolTip() if action.toolTip() != action.text() else ""
+    if isinstance(widget, QTreeWidget):  # the names column (a tree's values are figures, names and paths)
+        pending = [widget.topLevelItem(i) for i in range(widget.topLevelItemCount())]
+        while pending:
+            item = pending.pop()
+            yield f"{name} item", item.text(0)
+            pending += [item.child(i) for i in range(item.childCount())]
     if isinstance(widget, QHeaderView) and widget.model() is not None and widget.isVisible():
         for section in range(widget.count()):
             header = widget.model().headerData(section, widget.orientation(), Qt.ItemDataRole.DisplayRole)

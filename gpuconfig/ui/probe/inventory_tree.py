@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from gpuconfig.core.units import MISSING, format_bytes, format_number
 from gpuconfig.probe.gpu_facts import GpuFacts
+from gpuconfig.probe.labels import field_label
 from gpuconfig.probe.machine import GpuSummary, System
 from gpuconfig.probe.model import Maybe, Record, Unavailable
 from gpuconfig.ui.theme import Colors
@@ -120,8 +121,8 @@ class InventoryTree(QTreeWidget):
 
     @staticmethod
     def _field_name(key: str) -> str:
-        """A record key as a label: the unit suffix goes (the value shows it), underscores become spaces."""
-        return key.removesuffix("_bytes").replace("_", " ")
+        """A record key as the reports name it, in the language in use: its unit suffix goes (the value shows it)."""
+        return field_label(key)
 
     @staticmethod
     def _entry_name(entry: Record, index: int) -> str:

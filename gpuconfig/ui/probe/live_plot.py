@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
@@ -63,12 +63,12 @@ def _tr(text: str) -> str:
 
 # Host channels with a fixed name: (panel, name shown in the plot's title).
 _HOST_CURVES = {
-    "cpu.total": ("cpu", "total"),
-    "ram.used": ("memory", "used"),
-    "disk.read": ("io", "disk read"),
-    "disk.write": ("io", "disk write"),
-    "net.rx": ("io", "network in"),
-    "net.tx": ("io", "network out"),
+    "cpu.total": ("cpu", QT_TRANSLATE_NOOP("LivePlot", "total")),
+    "ram.used": ("memory", QT_TRANSLATE_NOOP("LivePlot", "used")),
+    "disk.read": ("io", QT_TRANSLATE_NOOP("LivePlot", "disk read")),
+    "disk.write": ("io", QT_TRANSLATE_NOOP("LivePlot", "disk write")),
+    "net.rx": ("io", QT_TRANSLATE_NOOP("LivePlot", "network in")),
+    "net.tx": ("io", QT_TRANSLATE_NOOP("LivePlot", "network out")),
 }
 # Per-GPU channels: suffix -> (panel, what tells two curves of one GPU in one plot apart).
 _GPU_CURVES = {
@@ -76,10 +76,10 @@ _GPU_CURVES = {
     "mem_used": ("gpu_memory", ""),
     "temp": ("gpu_temp", ""),
     "power": ("gpu_power", ""),
-    "sm_clock": ("gpu_clock", "SM"),
-    "mem_clock": ("gpu_clock", "memory"),
-    "pcie_rx": ("gpu_pcie", "in"),
-    "pcie_tx": ("gpu_pcie", "out"),
+    "sm_clock": ("gpu_clock", QT_TRANSLATE_NOOP("LivePlot", "SM")),
+    "mem_clock": ("gpu_clock", QT_TRANSLATE_NOOP("LivePlot", "memory")),
+    "pcie_rx": ("gpu_pcie", QT_TRANSLATE_NOOP("LivePlot", "in")),
+    "pcie_tx": ("gpu_pcie", QT_TRANSLATE_NOOP("LivePlot", "out")),
 }
 
 
