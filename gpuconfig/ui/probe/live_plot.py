@@ -18,10 +18,11 @@ from typing import Any, Protocol
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP
 from gpuconfig.ui.theme import Colors, mark
 
 MARK_SPACING_PX = 16  # a phase's name is left out when it would start closer than this to the one before
@@ -62,7 +63,7 @@ def _tr(text: str) -> str:
 
 
 # Host channels with a fixed name: (panel, name shown in the plot's title).
-_HOST_CURVES = {
+_HOST_CURVES: dict[str, tuple[str, str]] = {
     "cpu.total": ("cpu", QT_TRANSLATE_NOOP("LivePlot", "total")),
     "ram.used": ("memory", QT_TRANSLATE_NOOP("LivePlot", "used")),
     "disk.read": ("io", QT_TRANSLATE_NOOP("LivePlot", "disk read")),
@@ -71,7 +72,7 @@ _HOST_CURVES = {
     "net.tx": ("io", QT_TRANSLATE_NOOP("LivePlot", "network out")),
 }
 # Per-GPU channels: suffix -> (panel, what tells two curves of one GPU in one plot apart).
-_GPU_CURVES = {
+_GPU_CURVES: dict[str, tuple[str, str]] = {
     "util": ("gpu_util", ""),
     "mem_used": ("gpu_memory", ""),
     "temp": ("gpu_temp", ""),
