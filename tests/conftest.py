@@ -78,6 +78,8 @@ def catalog_copy(tmp_path: Path) -> Path:
                 if not in_prices and not line.startswith("price = "):
                     kept.append(line)
                 in_prices = in_prices and line != "]"
+            # CPUs are a kind held to prices (schema.toml): a row without one says why
+            kept.insert(kept.index(next(x for x in kept if x.startswith("sources = ["))), 'unpriced = "test row"')
             rows[at] = "\n".join(kept)
     cpus.write_text("\n[[part]]\n".join(rows), encoding="utf-8")
     return target

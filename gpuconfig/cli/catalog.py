@@ -90,6 +90,7 @@ def show_part(args: argparse.Namespace) -> Reply:
 
 
 def _part_text(store: Any, part: Any, currency: str | None, rate: Any) -> str:
+    from gpuconfig.core.catalog.age import age_days, age_text
     from gpuconfig.core.catalog.derived import DERIVED_FIELDS
     from gpuconfig.core.money import convert_price, format_money
     from gpuconfig.core.units import format_value
@@ -109,12 +110,14 @@ def _part_text(store: Any, part: Any, currency: str | None, rate: Any) -> str:
         amount = format_money(convert_price(price, currency, rate), currency)
         origin = {"override": "your price", "import": price.basis}.get(part.price_origin, price.basis)
         per = "/hour" if price.per else ""
-        out.append(f"  {'Price':<34} {amount}{per}  ({origin}, {price.date}) {price.source}")
+        age = age_text(age_days(price))
+        out.append(f"  {'Price':<34} {amount}{per}  ({origin}, {price.date}, {age} old) {price.source}")
         for other in (p for p in part.catalog_prices if p != price):
             text = format_money(other.amount, other.currency) + ("/hour" if other.per else "")
             out.append(f"  {'':<34} {text}  ({other.basis}, {other.date}) {other.source}")
     else:
-        out.append(f"  {'Price':<34} no public price")
+        why = f": {part.unpriced}" if part.unpriced else ""
+        out.append(f"  {'Price':<34} no public price{why}")
     out.append("Sources:")
     for s in part.sources:
         covers = f" — {', '.join(s.fields)}" if s.fields else ""

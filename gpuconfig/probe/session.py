@@ -153,6 +153,17 @@ def probe(
     )
 
 
+def judged_again(run: ProbeRun) -> ProbeRun:
+    """A saved run with its verdicts judged again from what it recorded: in the language in use now (a run saved
+    in English reads in Chinese once the window is), against the references of this version. A run whose records
+    an older version wrote in a form the verdicts no longer read keeps the verdicts it was saved with."""
+    try:
+        verdicts = judge(run.system, run.devices, run.torch, run.results, run.series)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return run
+    return replace(run, verdicts=verdicts)
+
+
 def with_earlier(
     results: Sequence[BenchmarkResult], past: Sequence[ProbeRun], python: str, torch: Maybe[TorchFacts]
 ) -> tuple[BenchmarkResult, ...]:

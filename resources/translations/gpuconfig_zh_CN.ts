@@ -4654,6 +4654,10 @@ Enter {default:g} to follow the default again.</source>
         <translation>此价格已有 {age}（超过六个月）：请核对当前价格。</translation>
     </message>
     <message>
+        <source>No public price: {why}. Double-click to enter your own.</source>
+        <translation>无公开价格：{why}。双击可输入自定价格。</translation>
+    </message>
+    <message>
         <source>No public price. Double-click to enter your own.</source>
         <translation>无公开价格。双击可输入自定价格。</translation>
     </message>

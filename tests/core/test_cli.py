@@ -92,8 +92,8 @@ def test_currency_conversion_in_json() -> None:
 
 
 def test_a_price_set_in_cny_is_shown_as_it_is_not_converted() -> None:
-    """The RTX 4090's catalog row holds its US launch price in USD and its Chinese ones in CNY: asked in CNY, the
-    newest CNY price is shown, with no exchange rate; asked in USD, the US price."""
+    """The RTX 4090's catalog row holds its US prices in USD and its Chinese ones in CNY: asked in CNY, the newest
+    CNY price is shown, with no exchange rate; asked in USD, the newest US price."""
     cny = run_json("catalog", "show", "nvidia-geforce-rtx-4090", "--currency", "CNY")
     natives = [p for p in cny["catalog_prices"] if p["currency"] == "CNY"]
     newest = max(natives, key=lambda p: p["date"])
@@ -105,7 +105,10 @@ def test_a_price_set_in_cny_is_shown_as_it_is_not_converted() -> None:
     )
     assert "exchange_rate" not in cny["price"] and "converted_from" not in cny["price"]
     usd = run_json("catalog", "show", "nvidia-geforce-rtx-4090", "--currency", "USD")
-    assert (usd["price"]["amount"], usd["price"]["currency"]) == (1599, "USD")
+    dollars = [p for p in usd["catalog_prices"] if p["currency"] == "USD"]
+    newest_usd = max(dollars, key=lambda p: p["date"])
+    assert (usd["price"]["amount"], usd["price"]["currency"]) == (newest_usd["amount"], "USD")
+    assert any(p["amount"] == 1599 for p in dollars)  # the launch MSRP kept beside the newer street price
     text = run("catalog", "show", "nvidia-geforce-rtx-4090", "--currency", "CNY").stdout
     assert f"¥{newest['amount']:,.0f}" in text and "$1,599" in text  # every price listed, each as published
 
@@ -206,3 +209,16 @@ def test_a_row_with_a_price_cannot_also_say_why_it_has_none(catalog_copy: Path) 
     result = run("catalog", "check", "--dir", str(catalog_copy))
     assert result.returncode == 2
     assert "unpriced: a row with a price cannot also say why it has none" in result.stderr
+
+
+def test_a_kind_held_to_prices_rejects_a_row_without_one_or_a_reason(catalog_copy: Path) -> None:
+    cloud = catalog_copy / "cloud.toml"
+    text = cloud.read_text()
+    at = text.index("\nprice = ")
+    end = text.index("\n", at + 1)
+    cloud.write_text(text[:at] + text[end:])  # the first instance loses its price
+    result = run("catalog", "check", "--dir", str(catalog_copy))
+    assert result.returncode == 2
+    assert "price: every cloud is priced: give a price, or say why there is none (unpriced)" in result.stderr
+    cloud.write_text(text[:at] + '\nunpriced = "offered only on request"' + text[end:])
+    assert run("catalog", "check", "--dir", str(catalog_copy)).returncode == 0

@@ -270,4 +270,18 @@ def test_database_before_saved_builds_is_migrated_keeping_its_data(tmp_path: Pat
     assert store.user.saved_builds() == []
     store.user.save_build(_build())
     assert store.user.load_build("Lab box") == _build()
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+
+
+def test_a_catalog_table_from_before_unpriced_reasons_is_rebuilt_with_them(tmp_path: Path, catalog_copy: Path) -> None:
+    db = tmp_path / "v3.sqlite3"
+    store = Store.open(db, catalog_copy)
+    store.close()
+    connection = sqlite3.connect(db, isolation_level=None)  # as version 3 left it: no column for the reasons
+    connection.execute("ALTER TABLE parts DROP COLUMN unpriced")
+    connection.execute("PRAGMA user_version = 3")
+    connection.close()
+    store = Store.open(db, catalog_copy)
+    reasons = {p.id: p.unpriced for p in store.parts("gpu") if p.unpriced}
+    assert reasons and all(p.price is None for p in store.parts("gpu") if p.id in reasons)
+    assert reasons.get("nvidia-gb200", "").startswith("GB200 GPUs are sold only inside")

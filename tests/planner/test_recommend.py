@@ -112,12 +112,13 @@ def test_a_tighter_budget_never_returns_a_dearer_build(store: Store, lora_fit: F
 
 
 def test_owned_parts_cost_nothing(store: Store, lora_fit: Fit) -> None:
-    plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000, owned=("nvidia-geforce-rtx-4090",)))
-    with_card = [c for c in plan.candidates if c.build.lines[0].part_id == "nvidia-geforce-rtx-4090"]
-    assert with_card
     gpu = store.part("nvidia-geforce-rtx-4090")
     assert gpu is not None and gpu.price is not None
-    full = plan_for(store, lora_fit, LORA_8B, Constraints(budget=3000))
+    budget = gpu.price.amount + 3000  # room for the card bought and a machine around it
+    plan = plan_for(store, lora_fit, LORA_8B, Constraints(budget=budget, owned=("nvidia-geforce-rtx-4090",)))
+    with_card = [c for c in plan.candidates if c.build.lines[0].part_id == "nvidia-geforce-rtx-4090"]
+    assert with_card
+    full = plan_for(store, lora_fit, LORA_8B, Constraints(budget=budget))
     before = next(c for c in full.candidates if c.build.lines[0].part_id == "nvidia-geforce-rtx-4090")
     assert with_card[0].cost == pytest.approx(before.cost - gpu.price.amount)
 

@@ -154,3 +154,21 @@ def test_no_tab_shows_english_prose_in_chinese(qtbot, store: Store, chinese: Non
     finally:
         for name in ("workload", "build", "probe", "egpu"):
             window.built[name].shutdown()  # type: ignore[attr-defined]
+
+
+def test_a_run_saved_in_english_reads_in_chinese_when_opened(qtbot, store: Store, chinese: None) -> None:  # type: ignore[no-untyped-def]
+    saved = ProbeRun.from_record(json.loads(H100.read_text(encoding="utf-8")))
+    assert saved.verdicts and not any(re.search(r"[\u4e00-\u9fff]", v.message) for v in saved.verdicts)
+    history = ProbeHistory.open_default()
+    run_id = history.save(saved)
+    history.close()
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.probe_tab.refresh_history()
+    window.probe_tab.open_run(run_id)
+    shown = window.probe_tab.shown_run
+    assert shown is not None and len(shown.verdicts) == len(saved.verdicts)
+    assert [v.status for v in shown.verdicts] == [v.status for v in saved.verdicts]  # the same judgement
+    assert [v.message for v in shown.verdicts if english_prose(v.message)] == []
+    assert sum(bool(re.search(r"[\u4e00-\u9fff]", v.message)) for v in shown.verdicts) > len(shown.verdicts) // 2
+    window.built["probe"].shutdown()  # type: ignore[attr-defined]

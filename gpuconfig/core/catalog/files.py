@@ -309,6 +309,8 @@ def _parse_kind_file(spec: KindSpec, name: str, text: str) -> tuple[list[Part], 
         unpriced = check.text(row, "unpriced", required=False)
         if unpriced and "price" in row:
             check.fail("unpriced", "a row with a price cannot also say why it has none")
+        if spec.priced and "price" not in row and not unpriced and "unpriced" not in row:
+            check.fail("price", f"every {spec.kind} is priced: give a price, or say why there is none (unpriced)")
         part = Part(
             kind=spec.kind,
             id=part_id,

@@ -48,6 +48,7 @@ def part_record(part: Part, currency: str | None = None, rate: ExchangeRate | No
         record["catalog_price"] = price_record(part.catalog_price, "catalog", currency, rate)
     # Every price the catalog gives, each in its own currency: a launch price in USD beside one in CNY.
     record["catalog_prices"] = [price_record(p, "catalog", None, None) for p in part.catalog_prices]
+    record["unpriced"] = part.unpriced or None  # why the catalog has no price for it
     record["sources"] = [asdict(s) | {"fields": list(s.fields)} for s in part.sources]
     record["notes"] = part.notes or None
     return record

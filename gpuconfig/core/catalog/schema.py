@@ -51,6 +51,8 @@ class KindSpec:
     kind: str
     label: str
     fields: tuple[FieldSpec, ...]
+    # Every row priced or saying why not (`unpriced`): `catalog check` holds a kind to it once its prices are in.
+    priced: bool = False
 
     def field(self, key: str) -> FieldSpec | None:
         return next((f for f in self.fields if f.key == key), None)
@@ -133,7 +135,12 @@ def parse_schema(text: str) -> Schema:
         fields = body.get("fields")
         if not isinstance(fields, list) or not fields:
             raise SchemaError(f"kind {name}: needs a list of fields", line)
-        parsed[name] = KindSpec(kind=name, label=body["label"], fields=tuple(_field(name, f, line) for f in fields))
+        priced = body.get("priced", False)
+        if not isinstance(priced, bool):
+            raise SchemaError(f"kind {name}: priced must be true or false", line)
+        parsed[name] = KindSpec(
+            kind=name, label=body["label"], fields=tuple(_field(name, f, line) for f in fields), priced=priced
+        )
     return Schema(kinds=parsed)
 
 
@@ -144,7 +151,10 @@ def load_schema(path: Path) -> Schema:
 def schema_to_json(schema: Schema) -> str:
     """The parsed schema as JSON: reading it back is much faster than parsing the TOML again."""
     return json.dumps(
-        {name: {"label": k.label, "fields": [asdict(f) for f in k.fields]} for name, k in schema.kinds.items()}
+        {
+            name: {"label": k.label, "fields": [asdict(f) for f in k.fields], "priced": k.priced}
+            for name, k in schema.kinds.items()
+        }
     )
 
 
@@ -156,6 +166,7 @@ def schema_from_json(text: str) -> Schema:
                 kind=name,
                 label=body["label"],
                 fields=tuple(FieldSpec(**{**f, "choices": tuple(f["choices"])}) for f in body["fields"]),
+                priced=bool(body.get("priced", False)),
             )
             for name, body in data.items()
         }

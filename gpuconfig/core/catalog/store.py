@@ -96,7 +96,8 @@ class CatalogStore:
         with transaction(self._db, self.path) as db:
             db.execute("DELETE FROM parts")
             db.executemany(
-                "INSERT INTO parts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO parts (id, kind, name, vendor, released, notes, specs, sources, price, file, line, "
+                "position, unpriced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         p.id,
@@ -111,6 +112,7 @@ class CatalogStore:
                         p.file,
                         p.line,
                         position,
+                        p.unpriced,
                     )
                     for position, p in enumerate(loaded.parts)
                 ],
@@ -139,7 +141,7 @@ class CatalogStore:
     def _rows_to_parts(self, rows: list[tuple[Any, ...]]) -> list[Part]:
         user_prices = self._user_prices()
         parts = []
-        for part_id, kind, name, vendor, released, notes, specs, sources, price, file, line in rows:
+        for part_id, kind, name, vendor, released, notes, specs, sources, price, file, line, unpriced in rows:
             catalog_prices = _prices_from_json(price)
             catalog_price = catalog_prices[0] if catalog_prices else None
             spec_values = json.loads(specs)
@@ -157,6 +159,7 @@ class CatalogStore:
                 catalog_prices=catalog_prices,
                 file=file,
                 line=line,
+                unpriced=unpriced,
                 extra=derived_values(kind, spec_values),
             )
             if part_id in user_prices:
@@ -165,7 +168,7 @@ class CatalogStore:
             parts.append(part)
         return parts
 
-    _COLUMNS = "id, kind, name, vendor, released, notes, specs, sources, price, file, line"
+    _COLUMNS = "id, kind, name, vendor, released, notes, specs, sources, price, file, line, unpriced"
 
     def parts(self, kind: str) -> list[Part]:
         """Every part of a kind, in catalog order, with the user's prices applied."""

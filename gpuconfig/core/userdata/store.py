@@ -69,6 +69,11 @@ MIGRATIONS: tuple[str, ...] = (
         data TEXT NOT NULL
     );
     """,
+    # Why a part has no price (catalog `unpriced`); the catalog tables are rebuilt from the files to fill it.
+    """
+    ALTER TABLE parts ADD COLUMN unpriced TEXT NOT NULL DEFAULT '';
+    DELETE FROM meta WHERE key = 'catalog_digest';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

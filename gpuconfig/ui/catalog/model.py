@@ -289,6 +289,8 @@ class PartTableModel(QAbstractTableModel):
         return None
 
     def _price_tooltip(self, part: Part) -> str:
+        if part.price is None and part.unpriced:
+            return self.tr("No public price: {why}. Double-click to enter your own.").format(why=part.unpriced)
         if part.price is None:
             return self.tr("No public price. Double-click to enter your own.")
         price = part.price

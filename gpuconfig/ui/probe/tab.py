@@ -448,7 +448,9 @@ class ProbeTab(QWidget):
         run = self.history_panel.load(run_id)
         if run is None:
             return
-        self._show_run(run)
+        from gpuconfig.probe.session import judged_again  # the probe's modules load when first used
+
+        self._show_run(judged_again(run))
         self.tree.show_inventory(run.system, run.devices)
         self._show_saved_series(run)
         self.side.setCurrentIndex(0)
