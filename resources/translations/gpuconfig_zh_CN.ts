@@ -4541,6 +4541,18 @@ Enter {default:g} to follow the default again.</source>
         <translation>来源</translation>
     </message>
     <message>
+        <source>{age} old</source>
+        <translation>已有 {age}</translation>
+    </message>
+    <message>
+        <source>{age}: check a current price</source>
+        <translation>{age}：请核对当前价格</translation>
+    </message>
+    <message>
+        <source>No public price: {why}</source>
+        <translation>无公开价格：{why}</translation>
+    </message>
+    <message>
         <source>Also published:</source>
         <translation>其他公开价格：</translation>
     </message>

@@ -81,3 +81,21 @@ def test_the_model_dialog_says_a_python_file_is_run(qtbot, tmp_path: Path) -> No
     dialog.fileSelected.emit(str(model))
     dialog.reject()
     assert form.model.currentText() == str(model)
+
+
+def test_the_detail_pane_says_a_price_age_and_why_a_part_has_none(qtbot, store: Store) -> None:  # type: ignore[no-untyped-def]
+    from gpuconfig.core.catalog.age import is_stale
+
+    detail = PartDetail()
+    qtbot.addWidget(detail)
+    gpus = store.parts("gpu")
+    old = next(p for p in gpus if p.price is not None and is_stale(p.price_for("USD")))
+    detail.show_part(old, store.schema["gpu"], "USD", None)
+    assert "check a current price" in detail.browser.toPlainText()
+    recent = [p for p in gpus if p.price is not None and not is_stale(p.price_for("USD"))]
+    for part in recent[:1]:  # a catalog read within six months of today has some
+        detail.show_part(part, store.schema["gpu"], "USD", None)
+        assert " old)" in detail.browser.toPlainText() and "check a current price" not in detail.browser.toPlainText()
+    reasoned = next(p for p in gpus if p.price is None and p.unpriced)
+    detail.show_part(reasoned, store.schema["gpu"], "USD", None)
+    assert f"No public price: {reasoned.unpriced}" in detail.browser.toPlainText()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpuconfig.core.catalog.age import age_days, age_text, is_stale
 from gpuconfig.core.catalog.derived import DERIVED_FIELDS
 from gpuconfig.core.catalog.model import Part, Price
 from gpuconfig.core.catalog.schema import KindSpec
@@ -96,7 +97,15 @@ class PartDetail(QWidget):
             price_note = f"{escape(origin)}<br>{catalog}"
         elif price is not None:
             link = web_link(price.source, self.tr("source")) if price.source else ""
-            price_note = f"{escape(price.basis)}, {escape(price.date)} {link}"
+            age = self.tr("{age} old").format(age=age_text(age_days(price)))
+            if is_stale(price):  # older than six months: said in the warning colour
+                warning = self.tr("{age}: check a current price").format(age=age)
+                age = f'<span style="color: #b0530c">{escape(warning)}</span>'
+            else:
+                age = escape(age)
+            price_note = f"{escape(price.basis)}, {escape(price.date)} ({age}) {link}"
+        elif part.unpriced:
+            price_note = escape(self.tr("No public price: {why}").format(why=part.unpriced))
         else:
             price_note = ""
         others = [p for p in part.catalog_prices if p != price]
