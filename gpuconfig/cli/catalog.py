@@ -99,7 +99,8 @@ def _part_text(store: Any, part: Any, currency: str | None, rate: Any) -> str:
     for spec in store.schema[part.kind].fields:
         source = part.source_for(spec.key)
         cite = f"  [{source.title}]" if source and part.specs[spec.key] is not None else ""
-        out.append(f"  {pad(spec.title, 34)} {format_value(spec, part.specs[spec.key])}{cite}")
+        why = f"  (unknown: {part.unknown[spec.key]})" if spec.key in part.unknown else ""
+        out.append(f"  {pad(spec.title, 34)} {format_value(spec, part.specs[spec.key])}{cite}{why}")
     out += [
         f"  {pad(spec.title, 34)} {format_value(spec, part.extra.get(spec.key))}  [computed from the slots]"
         for spec in DERIVED_FIELDS.get(part.kind, ())

@@ -2208,6 +2208,10 @@
         <translation>换一张更薄的显卡或更大的扩展坞。</translation>
     </message>
     <message>
+        <source>{message} ({why})</source>
+        <translation>{message}（{why}）</translation>
+    </message>
+    <message>
         <source>Measure.</source>
         <translation>请实际测量。</translation>
     </message>

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -222,3 +224,39 @@ def test_a_kind_held_to_prices_rejects_a_row_without_one_or_a_reason(catalog_cop
     assert "price: every cloud is priced: give a price, or say why there is none (unpriced)" in result.stderr
     cloud.write_text(text[:at] + '\nunpriced = "offered only on request"' + text[end:])
     assert run("catalog", "check", "--dir", str(catalog_copy)).returncode == 0
+
+
+def test_a_figure_the_checks_read_is_given_or_its_absence_explained(catalog_copy: Path) -> None:
+    dock = catalog_copy / "dock.toml"
+    text = dock.read_text()
+    # The first dock that states its card length and explains no missing figure loses its length.
+    starts = [m.start() for m in re.finditer(r"^\[\[part\]\]$", text, re.M)] + [len(text)]
+    row = next(
+        (a, b)
+        for a, b in itertools.pairwise(starts)
+        if "\nmax_gpu_length_mm = " in text[a:b] and "\nunknown = " not in text[a:b]
+    )
+    first = text.index("\nmax_gpu_length_mm = ", row[0])
+    end = text.index("\n", first + 1)
+    dock.write_text(text[:first] + text[end:])
+    result = run("catalog", "check", "--dir", str(catalog_copy))
+    assert result.returncode == 2
+    assert "max_gpu_length_mm: the build checks read it: give it, or say why it is unknown" in result.stderr
+    reason = '\nunknown = { max_gpu_length_mm = "open frame" }'
+    dock.write_text(text[:first] + reason + text[end:])
+    assert run("catalog", "check", "--dir", str(catalog_copy)).returncode == 0
+    # A reason for a figure the row gives, or for no field of the kind, is refused.
+    dock.write_text(text[:first] + '\nunknown = { link = "?" }' + text[first:])
+    assert "link: the row gives it, so it is not unknown" in run("catalog", "check", "--dir", str(catalog_copy)).stderr
+    dock.write_text(text[:first] + '\nunknown = { colour = "?" }' + text[first:])
+    assert "'colour' is not a field of kind dock" in run("catalog", "check", "--dir", str(catalog_copy)).stderr
+
+
+def test_an_egpu_check_says_why_the_catalog_has_no_figure() -> None:
+    result = run(
+        "egpu", "--port", "TB5", "--os", "linux", "--dock", "razer-core-x-v2", "--gpu", "nvidia-geforce-rtx-5060"
+    )
+    assert "Card length not checked: the catalog has no Razer Core X V2's limit. (no card length limit" in result.stdout
+    assert "(no reference board is sold (partner cards only)" in result.stdout
+    shown = run_json("catalog", "show", "razer-core-x-v2")
+    assert shown["unknown"]["max_gpu_power_w"].startswith("no built-in supply for the card")

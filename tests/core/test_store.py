@@ -270,7 +270,7 @@ def test_database_before_saved_builds_is_migrated_keeping_its_data(tmp_path: Pat
     assert store.user.saved_builds() == []
     store.user.save_build(_build())
     assert store.user.load_build("Lab box") == _build()
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
 
 
 def test_a_catalog_table_from_before_unpriced_reasons_is_rebuilt_with_them(tmp_path: Path, catalog_copy: Path) -> None:
@@ -279,7 +279,8 @@ def test_a_catalog_table_from_before_unpriced_reasons_is_rebuilt_with_them(tmp_p
     store.close()
     connection = sqlite3.connect(db, isolation_level=None)  # as version 3 left it: no column for the reasons
     connection.execute("ALTER TABLE parts DROP COLUMN unpriced")
-    connection.execute("PRAGMA user_version = 3")
+    connection.execute("ALTER TABLE parts DROP COLUMN unknown")
+    connection.execute("PRAGMA user_version = 3")  # before the reasons (4: unpriced, 5: unknown)
     connection.close()
     store = Store.open(db, catalog_copy)
     reasons = {p.id: p.unpriced for p in store.parts("gpu") if p.unpriced}

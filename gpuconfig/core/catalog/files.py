@@ -27,7 +27,7 @@ from gpuconfig.core.numbers import MAX_AMOUNT, MAX_QUANTITY, NumberError, checke
 from gpuconfig.core.user_files import UserFileError, parse_toml, read_text
 
 CURRENCY_FILE = "currency.toml"
-COMMON_KEYS = ("id", "name", "vendor", "released", "price", "prices", "unpriced", "sources", "notes")
+COMMON_KEYS = ("id", "name", "vendor", "released", "price", "prices", "unpriced", "unknown", "sources", "notes")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.+-]*$")
 RELEASED_PATTERN = re.compile(r"^\d{4}(-\d{2}){0,2}$")
 SLOT_LANES = (1, 2, 4, 8, 16)
@@ -126,6 +126,32 @@ class _RowChecker:
             self.fail(key, f"expected non-empty text, got {value!r}")
             return ""
         return value
+
+    def unknown(self, kind: KindSpec, value: Any, specs: dict[str, Any]) -> dict[str, str]:
+        """The row's `unknown = { field = "why" }`, checked: each names a field of the kind the row leaves out;
+        and every checked field the row is held to (KindSpec.checks) is given or named here."""
+        reasons: dict[str, str] = {}
+        if value is not None and not isinstance(value, dict):
+            self.fail("unknown", 'expected a table of field = reason, like unknown = { board_length_mm = "why" }')
+            value = None
+        for key, why in (value or {}).items():
+            if kind.field(key) is None:
+                self.fail("unknown", f"{key!r} is not a field of kind {kind.kind}")
+            elif not isinstance(why, str) or not why.strip():
+                self.fail("unknown", f"{key}: expected the reason as text, got {why!r}")
+            elif specs.get(key) is not None:
+                self.fail("unknown", f"{key}: the row gives it, so it is not unknown")
+            else:
+                reasons[key] = why
+        if kind.checks(specs):
+            for field in kind.fields:
+                if field.checked and specs.get(field.key) is None and field.key not in reasons:
+                    self.fail(
+                        field.key,
+                        "the build checks read it: give it, or say why it is unknown (unknown = { "
+                        f'{field.key} = "why" }})',
+                    )
+        return reasons
 
     def spec_value(self, spec: FieldSpec, value: Any) -> Any:
         key = spec.key
@@ -311,6 +337,7 @@ def _parse_kind_file(spec: KindSpec, name: str, text: str) -> tuple[list[Part], 
             check.fail("unpriced", "a row with a price cannot also say why it has none")
         if spec.priced and "price" not in row and not unpriced and "unpriced" not in row:
             check.fail("price", f"every {spec.kind} is priced: give a price, or say why there is none (unpriced)")
+        unknown = check.unknown(spec, row.get("unknown"), specs)
         part = Part(
             kind=spec.kind,
             id=part_id,
@@ -323,6 +350,7 @@ def _parse_kind_file(spec: KindSpec, name: str, text: str) -> tuple[list[Part], 
             released=str(released),
             notes=check.text(row, "notes", required=False),
             unpriced=unpriced,
+            unknown=unknown,
             file=name,
             line=span[0],
         )

@@ -50,6 +50,7 @@ class Part:
     # currency (a Chinese launch price in CNY beside the US one in USD) is shown as it is, not converted.
     catalog_prices: tuple[Price, ...] = ()
     unpriced: str = ""  # why the row has no price (sold only inside whole systems, say), where it has none
+    unknown: dict[str, str] = field(default_factory=dict)  # why a figure the checks read is missing, by field
     file: str = ""
     line: int = 0
     extra: dict[str, Any] = field(default_factory=dict)

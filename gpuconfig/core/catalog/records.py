@@ -49,6 +49,7 @@ def part_record(part: Part, currency: str | None = None, rate: ExchangeRate | No
     # Every price the catalog gives, each in its own currency: a launch price in USD beside one in CNY.
     record["catalog_prices"] = [price_record(p, "catalog", None, None) for p in part.catalog_prices]
     record["unpriced"] = part.unpriced or None  # why the catalog has no price for it
+    record["unknown"] = dict(part.unknown) or None  # why a figure the checks read is missing, by field
     record["sources"] = [asdict(s) | {"fields": list(s.fields)} for s in part.sources]
     record["notes"] = part.notes or None
     return record

@@ -33,6 +33,9 @@ class FieldSpec:
     filter: str = ""
     column: bool = False
     better: str = ""  # "higher" or "lower": which value a comparison marks as best
+    # A figure the build and eGPU checks read: a row of its kind (where the kind's `checked_when` holds) gives it,
+    # or says why it is unknown (`unknown = { key = "why" }`), else `catalog check` rejects the row.
+    checked: bool = False
 
     @property
     def numeric(self) -> bool:
@@ -53,6 +56,12 @@ class KindSpec:
     fields: tuple[FieldSpec, ...]
     # Every row priced or saying why not (`unpriced`): `catalog check` holds a kind to it once its prices are in.
     priced: bool = False
+    # The rows its checked fields are held to: (field, value) pairs a row must match, all of them ("PCIe card").
+    checked_when: tuple[tuple[str, str], ...] = ()
+
+    def checks(self, specs: dict[str, Any]) -> bool:
+        """Whether a row with these figures is held to the kind's checked fields."""
+        return all(str(specs.get(key)) == value for key, value in self.checked_when)
 
     def field(self, key: str) -> FieldSpec | None:
         return next((f for f in self.fields if f.key == key), None)
@@ -91,7 +100,7 @@ class SchemaError(ValueError):
 def _field(kind: str, raw: Any, line: int) -> FieldSpec:
     if not isinstance(raw, dict) or not all(isinstance(raw.get(k), str) for k in ("key", "type", "label")):
         raise SchemaError(f"kind {kind}: each field needs key, type and label as text, got {raw!r}", line)
-    known = {"key", "type", "label", "unit", "required", "choices", "filter", "column", "better"}
+    known = {"key", "type", "label", "unit", "required", "choices", "filter", "column", "better", "checked"}
     unknown = set(raw) - known
     if unknown:
         raise SchemaError(f"kind {kind}: unknown field keys {sorted(unknown)}", line)
@@ -105,6 +114,7 @@ def _field(kind: str, raw: Any, line: int) -> FieldSpec:
         filter=str(raw.get("filter", "")),
         column=bool(raw.get("column", False)),
         better=str(raw.get("better", "")),
+        checked=bool(raw.get("checked", False)),
     )
     if spec.better not in ("", "higher", "lower"):
         raise SchemaError(f"{kind}.{spec.key}: better must be 'higher' or 'lower'", line)
@@ -138,8 +148,15 @@ def parse_schema(text: str) -> Schema:
         priced = body.get("priced", False)
         if not isinstance(priced, bool):
             raise SchemaError(f"kind {name}: priced must be true or false", line)
+        when = body.get("checked_when", {})
+        if not isinstance(when, dict) or not all(isinstance(v, str) for v in when.values()):
+            raise SchemaError(f"kind {name}: checked_when maps field keys to text values", line)
         parsed[name] = KindSpec(
-            kind=name, label=body["label"], fields=tuple(_field(name, f, line) for f in fields), priced=priced
+            kind=name,
+            label=body["label"],
+            fields=tuple(_field(name, f, line) for f in fields),
+            priced=priced,
+            checked_when=tuple(when.items()),
         )
     return Schema(kinds=parsed)
 
@@ -152,7 +169,12 @@ def schema_to_json(schema: Schema) -> str:
     """The parsed schema as JSON: reading it back is much faster than parsing the TOML again."""
     return json.dumps(
         {
-            name: {"label": k.label, "fields": [asdict(f) for f in k.fields], "priced": k.priced}
+            name: {
+                "label": k.label,
+                "fields": [asdict(f) for f in k.fields],
+                "priced": k.priced,
+                "checked_when": [list(pair) for pair in k.checked_when],
+            }
             for name, k in schema.kinds.items()
         }
     )
@@ -167,6 +189,7 @@ def schema_from_json(text: str) -> Schema:
                 label=body["label"],
                 fields=tuple(FieldSpec(**{**f, "choices": tuple(f["choices"])}) for f in body["fields"]),
                 priced=bool(body.get("priced", False)),
+                checked_when=tuple((str(k), str(v)) for k, v in body.get("checked_when", [])),
             )
             for name, body in data.items()
         }

@@ -97,7 +97,7 @@ class CatalogStore:
             db.execute("DELETE FROM parts")
             db.executemany(
                 "INSERT INTO parts (id, kind, name, vendor, released, notes, specs, sources, price, file, line, "
-                "position, unpriced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "position, unpriced, unknown) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         p.id,
@@ -113,6 +113,7 @@ class CatalogStore:
                         p.line,
                         position,
                         p.unpriced,
+                        json.dumps(p.unknown),
                     )
                     for position, p in enumerate(loaded.parts)
                 ],
@@ -141,7 +142,7 @@ class CatalogStore:
     def _rows_to_parts(self, rows: list[tuple[Any, ...]]) -> list[Part]:
         user_prices = self._user_prices()
         parts = []
-        for part_id, kind, name, vendor, released, notes, specs, sources, price, file, line, unpriced in rows:
+        for part_id, kind, name, vendor, released, notes, specs, sources, price, file, line, unpriced, unknown in rows:
             catalog_prices = _prices_from_json(price)
             catalog_price = catalog_prices[0] if catalog_prices else None
             spec_values = json.loads(specs)
@@ -160,6 +161,7 @@ class CatalogStore:
                 file=file,
                 line=line,
                 unpriced=unpriced,
+                unknown=json.loads(unknown),
                 extra=derived_values(kind, spec_values),
             )
             if part_id in user_prices:
@@ -168,7 +170,7 @@ class CatalogStore:
             parts.append(part)
         return parts
 
-    _COLUMNS = "id, kind, name, vendor, released, notes, specs, sources, price, file, line, unpriced"
+    _COLUMNS = "id, kind, name, vendor, released, notes, specs, sources, price, file, line, unpriced, unknown"
 
     def parts(self, kind: str) -> list[Part]:
         """Every part of a kind, in catalog order, with the user's prices applied."""

@@ -409,6 +409,9 @@ def _fit(dock: Part, gpu: Part) -> list[Check]:
         if limit is None or size is None:
             missing = fit.no_limit if limit is None else fit.no_size
             message = _t(missing).format(dock=dock.name, gpu=gpu.name)
+            why = dock.unknown.get(fit.limit_key) if limit is None else gpu.unknown.get(fit.card_key)
+            if why:  # the catalog row says why it has no figure
+                message = translate("Egpu", "{message} ({why})").format(message=message, why=why)
             out.append(Check(rule, "unknown", message, translate("Egpu", "Measure.")))
         elif size > limit:
             message = _t(fit.too_big).format(gpu=gpu.name, size=size, dock=dock.name, limit=limit)

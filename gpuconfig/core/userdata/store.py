@@ -74,6 +74,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE parts ADD COLUMN unpriced TEXT NOT NULL DEFAULT '';
     DELETE FROM meta WHERE key = 'catalog_digest';
     """,
+    # Why a figure the checks read is missing (catalog `unknown`, JSON by field); rebuilt from the files likewise.
+    """
+    ALTER TABLE parts ADD COLUMN unknown TEXT NOT NULL DEFAULT '{}';
+    DELETE FROM meta WHERE key = 'catalog_digest';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -79,7 +79,9 @@ class PartDetail(QWidget):
             source = part.source_for(field.key)
             ref = f"<sup>[{refs[source.url]}]</sup>" if source and value is not None else ""
             shown = format_value(field, value)
-            cell = f'<span style="color: gray">{MISSING}</span>' if value is None else escape(shown)
+            why = part.unknown.get(field.key, "")
+            missing = f"{MISSING} {why}" if why else MISSING  # the row says why it has no figure
+            cell = f'<span style="color: gray">{escape(missing)}</span>' if value is None else escape(shown)
             rows.append(f"<tr><td>{escape(field.title)}</td><td>{cell}{ref}</td></tr>")
         for field in DERIVED_FIELDS.get(part.kind, ()):
             value = part.extra.get(field.key)
