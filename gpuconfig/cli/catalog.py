@@ -90,7 +90,7 @@ def show_part(args: argparse.Namespace) -> Reply:
 
 
 def _part_text(store: Any, part: Any, currency: str | None, rate: Any) -> str:
-    from gpuconfig.core.catalog.age import age_days, age_text
+    from gpuconfig.core.catalog.age import price_age
     from gpuconfig.core.catalog.derived import DERIVED_FIELDS
     from gpuconfig.core.money import convert_price, format_money
     from gpuconfig.core.units import format_value
@@ -111,7 +111,7 @@ def _part_text(store: Any, part: Any, currency: str | None, rate: Any) -> str:
         amount = format_money(convert_price(price, currency, rate), currency)
         origin = {"override": "your price", "import": price.basis}.get(part.price_origin, price.basis)
         per = "/hour" if price.per else ""
-        age = age_text(age_days(price))
+        age = price_age(price)
         out.append(f"  {'Price':<34} {amount}{per}  ({origin}, {price.date}, {age} old) {price.source}")
         for other in (p for p in part.catalog_prices if p != price):
             text = format_money(other.amount, other.currency) + ("/hour" if other.per else "")
@@ -147,6 +147,7 @@ def import_prices(args: argparse.Namespace) -> Reply:
 
 def check_files(args: argparse.Namespace) -> Reply:
     from gpuconfig.core.catalog.files import CatalogError, load_catalog
+    from gpuconfig.core.catalog.query import kind_stats
     from gpuconfig.core.paths import catalog_dir
 
     directory = Path(args.dir) if args.dir else catalog_dir()
@@ -160,7 +161,7 @@ def check_files(args: argparse.Namespace) -> Reply:
         return Reply(EXIT_BAD_INPUT, lambda: "")
     kinds = loaded.schema.kind_names
     if args.stats:
-        stats = catalog_stats(loaded.parts, kinds)
+        stats = kind_stats(loaded.parts, kinds)
         return Reply(EXIT_OK, lambda: stats_text(stats), lambda: stats)
     counts: dict[str, int] = {}
     for part in loaded.parts:
@@ -170,27 +171,6 @@ def check_files(args: argparse.Namespace) -> Reply:
         lambda: lines(", ".join(f"{kind}: {counts.get(kind, 0)}" for kind in kinds)),
         lambda: {kind: counts.get(kind, 0) for kind in kinds},
     )
-
-
-def catalog_stats(parts: Any, kinds: tuple[str, ...]) -> dict[str, dict[str, Any]]:
-    """Per kind: rows, rows priced, rows that say why they have no price, and the oldest of the rows' newest
-    prices (the price a buyer would be shown), with its part."""
-    counted: dict[str, dict[str, Any]] = {}
-    for kind in kinds:
-        rows = [p for p in parts if p.kind == kind]
-        priced = [p for p in rows if p.catalog_prices]
-        newest = {p.id: max(price.date for price in p.catalog_prices) for p in priced}
-        oldest = min(newest.items(), key=lambda item: item[1], default=(None, None))
-        counted[kind] = {
-            "rows": len(rows),
-            "priced": len(priced),
-            "priced_share": round(len(priced) / len(rows), 4) if rows else None,
-            "unpriced_with_reason": sum(1 for p in rows if not p.catalog_prices and p.unpriced),
-            "unpriced_without_reason": sum(1 for p in rows if not p.catalog_prices and not p.unpriced),
-            "oldest_price_date": oldest[1],
-            "oldest_price_part": oldest[0],
-        }
-    return counted
 
 
 def stats_text(stats: dict[str, dict[str, Any]]) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from gpuconfig.core.build.model import Item, Resolved
-from gpuconfig.core.catalog.age import age_days, age_text, is_stale
+from gpuconfig.core.catalog.age import is_stale, price_age
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.schema import Schema, load_schema
 from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
@@ -159,7 +159,7 @@ def unit_price(part: Part, currency: str, rate: ExchangeRate | None) -> tuple[fl
     if part.price_origin != "override" and is_stale(price):
         notes.append(
             translate("BuildSheet", "price of {date}, {age} old: check a current one").format(
-                date=price.date, age=age_text(age_days(price))
+                date=price.date, age=price_age(price)
             )
         )
     return value, translate("BuildSheet", "; ").join(notes)

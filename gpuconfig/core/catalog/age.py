@@ -36,6 +36,11 @@ def is_stale(price: Price, today: dt.date | None = None) -> bool:
     return days is None or days > STALE_AFTER_DAYS
 
 
+def price_age(price: Price, today: dt.date | None = None) -> str:
+    """How old a price is, in words ("7 mo")."""
+    return age_text(age_days(price, today))
+
+
 def age_text(days: int | None) -> str:
     """An age the way a buyer reads it: days under a month, months under two years, else years."""
     if days is None:

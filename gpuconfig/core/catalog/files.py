@@ -335,7 +335,7 @@ def _parse_kind_file(spec: KindSpec, name: str, text: str) -> tuple[list[Part], 
         unpriced = check.text(row, "unpriced", required=False)
         if unpriced and "price" in row:
             check.fail("unpriced", "a row with a price cannot also say why it has none")
-        if spec.priced and "price" not in row and not unpriced and "unpriced" not in row:
+        if spec.priced and "price" not in row and "unpriced" not in row:
             check.fail("price", f"every {spec.kind} is priced: give a price, or say why there is none (unpriced)")
         unknown = check.unknown(spec, row.get("unknown"), specs)
         part = Part(

@@ -130,3 +130,24 @@ class PartIndex:
 def distinct_values(parts: Sequence[Part], key: str) -> list[str]:
     """The values a choice filter offers, sorted."""
     return sorted({str(v) for p in parts if (v := field_value(p, key)) is not None}, key=str.casefold)
+
+
+def kind_stats(parts: Sequence[Part], kinds: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Per kind: rows, rows priced, rows that say why they have no price, and the oldest of the rows' newest
+    prices (the price a buyer would be shown), with its part."""
+    counted: dict[str, dict[str, Any]] = {}
+    for kind in kinds:
+        rows = [p for p in parts if p.kind == kind]
+        priced = [p for p in rows if p.catalog_prices]
+        newest = {p.id: max(price.date for price in p.catalog_prices) for p in priced}
+        oldest = min(newest.items(), key=lambda item: item[1], default=(None, None))
+        counted[kind] = {
+            "rows": len(rows),
+            "priced": len(priced),
+            "priced_share": round(len(priced) / len(rows), 4) if rows else None,
+            "unpriced_with_reason": sum(1 for p in rows if not p.catalog_prices and p.unpriced),
+            "unpriced_without_reason": sum(1 for p in rows if not p.catalog_prices and not p.unpriced),
+            "oldest_price_date": oldest[1],
+            "oldest_price_part": oldest[0],
+        }
+    return counted

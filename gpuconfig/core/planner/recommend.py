@@ -22,7 +22,7 @@ from typing import Any
 
 from gpuconfig.core.build.model import OSES, PORTS, Build, BuildLine
 from gpuconfig.core.build.rules import Rules
-from gpuconfig.core.catalog.age import age_days, age_text, is_stale
+from gpuconfig.core.catalog.age import is_stale, price_age
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
@@ -440,7 +440,7 @@ def _price_notes(
         price = part.price_for(constraints.currency)
         if part.id not in constraints.owned and price is not None and is_stale(price):
             stale[part.id] = translate("Planner", "{name} ({date}, {age} old)").format(
-                name=part.name, date=price.date, age=age_text(age_days(price))
+                name=part.name, date=price.date, age=price_age(price)
             )
     notes = []
     if stale:

@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont
 
-from gpuconfig.core.catalog.age import age_days, age_text, is_stale
+from gpuconfig.core.catalog.age import is_stale, price_age
 from gpuconfig.core.catalog.derived import DERIVED_FIELDS
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.catalog.query import PartFilter, PartIndex, field_value
@@ -59,7 +59,7 @@ class PartTableModel(QAbstractTableModel):
         self._alignments: list[int] = []
         self._price_column = -1
         self.accent = QColor("#b0530c")
-        self.stale = QColor("#8a8a8a")  # prices older than six months
+        self.stale = QColor("#5f6b7a")  # prices older than six months: the theme's muted text (CatalogTab sets it)
 
     # -- contents ---------------------------------------------------------------------------------
 
@@ -221,6 +221,11 @@ class PartTableModel(QAbstractTableModel):
     def price_column(self) -> int:
         return self._price_column
 
+    @property
+    def date_column(self) -> int:
+        """The price date column, right after the price."""
+        return self._price_column + 1
+
     def has_user_price(self, row: int) -> bool:
         """Whether a visible row's price is the user's own (drawn in italics and the accent colour)."""
         return self._index.parts[self._visible[row]].price_origin != "catalog"
@@ -244,7 +249,7 @@ class PartTableModel(QAbstractTableModel):
             price = part.price_for(self._filter.currency)
             if price is None:
                 return ""
-            return self.tr("{date} · {age}").format(date=price.date, age=age_text(age_days(price)))
+            return self.tr("{date} · {age}").format(date=price.date, age=price_age(price))
         value = field_value(part, column.key)
         return format_value(column.spec, value) if column.spec else str(value)
 
@@ -258,7 +263,7 @@ class PartTableModel(QAbstractTableModel):
             return self._alignments[index.column()]
         if role == PART_ROLE:
             return self._index.parts[self._visible[index.row()]]
-        if index.column() == self._price_column + 1 and role in _PRICE_ROLES:
+        if index.column() == self.date_column and role in _PRICE_ROLES:
             return self._date_data(self._index.parts[self._visible[index.row()]], role)
         if index.column() != self._price_column or role not in _PRICE_ROLES:
             return None
@@ -284,7 +289,7 @@ class PartTableModel(QAbstractTableModel):
             return self.stale
         if role == Qt.ItemDataRole.ToolTipRole:
             return self.tr("This price is {age} old (more than six months): check a current one.").format(
-                age=age_text(age_days(price))
+                age=price_age(price)
             )
         return None
 

@@ -64,7 +64,7 @@ class PartTable(QTableView):
         inset = 1 if self.showGrid() else 0  # the grid takes each cell's last pixel, as in Qt's own table
         row_right = self._row_right()
         vertical = self.verticalHeader()
-        price_column = model.price_column
+        price_column, date_column = model.price_column, model.date_column
         for row in rows:
             if vertical.isSectionHidden(row):
                 continue
@@ -80,7 +80,7 @@ class PartTable(QTableView):
             for column, left, column_width in columns:
                 inner = QRect(left + _PAD, top, column_width - inset - 2 * _PAD, height)
                 styled = users_price and column == price_column
-                aged = old_price and column == price_column + 1
+                aged = old_price and column == date_column
                 painter.setFont(italic if styled else font)
                 painter.setPen(selected_pen if selected else accent if styled else muted if aged else text_pen)
                 text = model.display_text(row, column)

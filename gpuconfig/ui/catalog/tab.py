@@ -74,7 +74,6 @@ class CatalogTab(QWidget):
         self.filters = CatalogFilterBar()
         self.filters.currency.setCurrentText(current_market(store).currency)
         self.model = PartTableModel(self)
-        self.model.accent = self._accent()
         self.table = PartTable(self.model)
         self.table.setObjectName("parts")
         self.table.setSortingEnabled(True)
@@ -115,6 +114,7 @@ class CatalogTab(QWidget):
         self.views = QStackedWidget()
         self.views.addWidget(self.table)
         self.detail = PartDetail()
+        self._color_prices()
 
         bar = QHBoxLayout()
         bar.addWidget(self.table_button)
@@ -155,8 +155,11 @@ class CatalogTab(QWidget):
         if self.kinds.count():
             self.kinds.setCurrentRow(0)
 
-    def _accent(self) -> QColor:
-        return QColor(self.colors.accent)
+    def _color_prices(self) -> None:
+        """The theme's colours for the user's own prices, old prices and the detail pane's price warnings."""
+        self.model.accent = QColor(self.colors.accent)
+        self.model.stale = QColor(self.colors.muted)
+        self.detail.warning_color = self.colors.accent
 
     def _fill_kinds(self) -> None:
         counts = self.store.counts()
@@ -328,7 +331,7 @@ class CatalogTab(QWidget):
 
     def apply_colors(self, colors: Colors) -> None:
         self.colors = colors
-        self.model.accent = self._accent()
+        self._color_prices()
         if self.scatter is not None:
             self.scatter.apply_colors(colors)
 

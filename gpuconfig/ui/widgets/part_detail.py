@@ -15,13 +15,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuconfig.core.catalog.age import age_days, age_text, is_stale
+from gpuconfig.core.catalog.age import is_stale, price_age
 from gpuconfig.core.catalog.derived import DERIVED_FIELDS
 from gpuconfig.core.catalog.model import Part, Price
 from gpuconfig.core.catalog.schema import KindSpec
 from gpuconfig.core.links import web_link
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
 from gpuconfig.core.units import MISSING, format_value
+from gpuconfig.ui.theme import LIGHT
 
 
 class PartDetail(QWidget):
@@ -45,6 +46,7 @@ class PartDetail(QWidget):
         layout.addWidget(self.browser, 1)
         layout.addLayout(buttons)
         self._part: Part | None = None
+        self.warning_color = LIGHT.accent  # an old price's age; the catalog tab sets its theme's
         self.revert.clicked.connect(self._on_revert)
         self.show_part(None, None, "USD", None)
 
@@ -99,10 +101,10 @@ class PartDetail(QWidget):
             price_note = f"{escape(origin)}<br>{catalog}"
         elif price is not None:
             link = web_link(price.source, self.tr("source")) if price.source else ""
-            age = self.tr("{age} old").format(age=age_text(age_days(price)))
+            age = self.tr("{age} old").format(age=price_age(price))
             if is_stale(price):  # older than six months: said in the warning colour
                 warning = self.tr("{age}: check a current price").format(age=age)
-                age = f'<span style="color: #b0530c">{escape(warning)}</span>'
+                age = f'<span style="color: {self.warning_color}">{escape(warning)}</span>'
             else:
                 age = escape(age)
             price_note = f"{escape(price.basis)}, {escape(price.date)} ({age}) {link}"

@@ -101,16 +101,11 @@ def real_constants() -> Iterator[None]:
 
     factories = {getattr(torch, name) for name in CONSTANT_FACTORIES}
     unset_fake = torch_private.unset_fake_temporarily()
+    tree_flatten = torch_private.tree_flatten()
     constants: dict[int, Any] = {}  # id -> the constant itself, kept alive for the build so ids stay unique
 
     def tensors(value: Any) -> list[Any]:
-        if isinstance(value, torch.Tensor):
-            return [value]
-        if isinstance(value, (list, tuple)):
-            return [t for v in value for t in tensors(v)]
-        if isinstance(value, dict):
-            return [t for v in value.values() for t in tensors(v)]
-        return []
+        return [t for t in tree_flatten(value)[0] if isinstance(t, torch.Tensor)]
 
     def kept(value: Any) -> Any:
         for tensor in tensors(value):
@@ -120,7 +115,7 @@ def real_constants() -> Iterator[None]:
     class Constants(torch_private.function_mode()):  # type: ignore[misc]
         def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             kwargs = kwargs or {}
-            inputs = tensors(list(args)) + tensors(kwargs)
+            inputs = tensors((args, kwargs))
             on_cpu = str(kwargs.get("device", "cpu")) == "cpu"
             if func in factories and not inputs and on_cpu:
                 with unset_fake():
