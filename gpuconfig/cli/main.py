@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gpuconfig import __version__
-from gpuconfig.cli import build, catalog, data, egpu, estimate, guide, probe, recommend
+from gpuconfig.cli import build, catalog, data, egpu, estimate, fleet, guide, probe, recommend
 from gpuconfig.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_CANCELLED,
@@ -24,7 +24,7 @@ from gpuconfig.cli.output import (
 from gpuconfig.core import i18n
 from gpuconfig.core.catalog.schema import SchemaError
 
-COMMANDS = (catalog, estimate, recommend, guide, build, egpu, probe, data)
+COMMANDS = (catalog, estimate, recommend, guide, build, egpu, probe, fleet, data)
 
 
 class _Parser(argparse.ArgumentParser):

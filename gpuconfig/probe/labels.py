@@ -33,6 +33,11 @@ BENCHMARKS = {
     "disk_read": QT_TRANSLATE_NOOP("ProbeReport", "Disk sequential read"),
     "allreduce": QT_TRANSLATE_NOOP("ProbeReport", "All-reduce"),
 }
+# Figures a fleet report reads from each GPU's link rather than from a benchmark.
+LINKS = {
+    "pcie_generation": QT_TRANSLATE_NOOP("ProbeReport", "PCIe generation under load"),
+    "pcie_width": QT_TRANSLATE_NOOP("ProbeReport", "PCIe width under load"),
+}
 VARIANTS = {
     "amp": QT_TRANSLATE_NOOP("ProbeReport", "AMP"),
     "checkpointing": QT_TRANSLATE_NOOP("ProbeReport", "checkpointing"),
@@ -207,6 +212,14 @@ def _t(text: str) -> str:
 def benchmark_name(name: str) -> str:
     """'matmul' -> 'Matrix multiply'."""
     return _t(BENCHMARKS[name]) if name in BENCHMARKS else humanised(name)
+
+
+def metric_label(benchmark: str, dtype: str, variant: str, device: str) -> str:
+    """A fleet metric in words, as figure_label says a figure: 'Matrix multiply bf16 (cuda:0)', 'Disk
+    sequential read', 'PCIe width under load (cuda:1)'."""
+    name = _t(LINKS[benchmark]) if benchmark in LINKS else benchmark_name(benchmark)
+    words = " ".join(w for w in (name, dtype, variant_name(variant)) if w)
+    return f"{words} ({device})" if device else words
 
 
 def variant_name(variant: str) -> str:

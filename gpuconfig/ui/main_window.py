@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from gpuconfig.ui.build.tab import BuildTab
     from gpuconfig.ui.catalog.tab import CatalogTab
     from gpuconfig.ui.egpu.tab import EgpuTab
+    from gpuconfig.ui.fleet.tab import FleetTab
     from gpuconfig.ui.guide.tab import GuideTab
     from gpuconfig.ui.probe.tab import ProbeTab
     from gpuconfig.ui.workload.tab import WorkloadTab
@@ -101,6 +102,7 @@ AREAS = (
         ),
         reads_workload=True,
     ),
+    Area("fleet", QT_TRANSLATE_NOOP("MainWindow", "Fleet"), "gpuconfig.ui.fleet.tab", "FleetTab"),
 )
 INDEX = {area.name: i for i, area in enumerate(AREAS)}
 
@@ -123,6 +125,7 @@ class MainWindow(QMainWindow):
     probe_tab: _Tab[ProbeTab] = _Tab("probe")
     guide_tab: _Tab[GuideTab] = _Tab("guide")
     egpu_tab: _Tab[EgpuTab] = _Tab("egpu")
+    fleet_tab: _Tab[FleetTab] = _Tab("fleet")
 
     def __init__(self, store: Store) -> None:
         super().__init__()

@@ -3026,6 +3026,296 @@
     </message>
 </context>
 <context>
+    <name>Fleet</name>
+    <message>
+        <source>not judged: too few nodes</source>
+        <translation>未评判：节点太少</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>outlier</source>
+        <translation>离群</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <source>CUDA version the driver supports</source>
+        <translation>驱动支持的 CUDA 版本</translation>
+    </message>
+    <message>
+        <source>PyTorch build</source>
+        <translation>PyTorch 构建</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>OS kernel</source>
+        <translation>系统内核</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>{count} {state}</source>
+        <translation>{count} 个{state}</translation>
+    </message>
+    <message>
+        <source>no report from this node: {why}</source>
+        <translation>该节点没有报告：{why}</translation>
+    </message>
+    <message>
+        <source>{metric}: {value}, {share} below the fleet&apos;s median of {median}</source>
+        <translation>{metric}：{value}，比集群中位数 {median} 低 {share}</translation>
+    </message>
+    <message>
+        <source>{metric}: {value}, {share} above the fleet&apos;s median of {median}, unlike the rest</source>
+        <translation>{metric}：{value}，比集群中位数 {median} 高 {share}，与其余节点不同</translation>
+    </message>
+    <message>
+        <source>{metric}: {value}, {share} below the baseline&apos;s {reference}</source>
+        <translation>{metric}：{value}，比基线的 {reference} 低 {share}</translation>
+    </message>
+    <message>
+        <source>its own check failed: {check} ({subject}): {message}</source>
+        <translation>自身检查未通过：{check}（{subject}）：{message}</translation>
+    </message>
+    <message>
+        <source>{fact} {value}, where {count} of {total} nodes have {usual}</source>
+        <translation>{fact}为 {value}，而 {total} 个节点中有 {count} 个为 {usual}</translation>
+    </message>
+    <message>
+        <source>{metric}: {value}, {share} below its own run of {date} ({previous})</source>
+        <translation>{metric}：{value}，比该节点 {date} 的运行（{previous}）低 {share}</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>Median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>Spread</source>
+        <translation>离散度</translation>
+    </message>
+    <message>
+        <source>Named beyond</source>
+        <translation>超出即点名</translation>
+    </message>
+    <message>
+        <source>Fleet report: {nodes} nodes</source>
+        <translation>集群报告：{nodes} 个节点</translation>
+    </message>
+    <message>
+        <source>Leave out of jobs (sbatch --exclude): {hosts}</source>
+        <translation>作业中排除（sbatch --exclude）：{hosts}</translation>
+    </message>
+    <message>
+        <source>Nodes named</source>
+        <translation>被点名的节点</translation>
+    </message>
+    <message>
+        <source>Nodes by metric</source>
+        <translation>节点 × 指标</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Each cell is the node&apos;s figure; its colour is its distance from the fleet&apos;s median, red below and blue above, full at twice the distance that names a node. A node is named when it is further from the median than {threshold} or {factor} robust spreads (median absolute deviation x 1.4826), whichever is wider, with at least {least} nodes reporting the metric.</source>
+        <translation>每个单元格是该节点的数值；颜色表示它与集群中位数的距离，低于中位数为红色，高于为蓝色，距离达到点名阈值的两倍时颜色最深。当节点与中位数的距离超过 {threshold} 或 {factor} 个稳健离散度（中位数绝对偏差 × 1.4826）中较大者，且至少有 {least} 个节点报告该指标时，该节点被点名。</translation>
+    </message>
+    <message>
+        <source>All-reduce across {nodes} nodes ({backend}, {ranks} ranks): bus bandwidth {busbw} GB/s at {size} MiB</source>
+        <translation>跨 {nodes} 个节点的 All-reduce（{backend}，{ranks} 个进程）：{size} MiB 时总线带宽 {busbw} GB/s</translation>
+    </message>
+    <message>
+        <source>All-reduce across the nodes: not measured ({why})</source>
+        <translation>跨节点 All-reduce：未测量（{why}）</translation>
+    </message>
+    <message>
+        <source>Fleet of {nodes} nodes ({states}), {folder}</source>
+        <translation>集群共 {nodes} 个节点（{states}），{folder}</translation>
+    </message>
+    <message>
+        <source>Leave out of jobs: --exclude={hosts}</source>
+        <translation>作业中排除：--exclude={hosts}</translation>
+    </message>
+</context>
+<context>
+    <name>FleetTab</name>
+    <message>
+        <source>Open folder…</source>
+        <translation>打开文件夹…</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新读取</translation>
+    </message>
+    <message>
+        <source>A known-good node&apos;s probe report, or an earlier fleet report (JSON)</source>
+        <translation>一个已知正常节点的探测报告，或之前的集群报告（JSON）</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>A TOML file of thresholds: threshold, spread_factor, [[metric]] match …</source>
+        <translation>阈值的 TOML 文件：threshold、spread_factor、[[metric]] match …</translation>
+    </message>
+    <message>
+        <source>Defaults</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Copy the exclude list</source>
+        <translation>复制排除列表</translation>
+    </message>
+    <message>
+        <source>HTML report…</source>
+        <translation>HTML 报告…</translation>
+    </message>
+    <message>
+        <source>JSON…</source>
+        <translation>JSON…</translation>
+    </message>
+    <message>
+        <source>Open a folder of node reports: what `gpuconfig fleet run --slurm` wrote, or `gpuconfig probe --json` files made on each node by any scheduler. Subfolders are earlier runs: each node&apos;s history.</source>
+        <translation>打开一个节点报告文件夹：`gpuconfig fleet run --slurm` 写出的文件，或任意调度器在各节点上生成的 `gpuconfig probe --json` 文件。子文件夹是之前的运行：即各节点的历史。</translation>
+    </message>
+    <message>
+        <source>Node report</source>
+        <translation>节点报告</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <source>Reading {folder}…</source>
+        <translation>正在读取 {folder}…</translation>
+    </message>
+    <message>
+        <source>Read {count} node reports</source>
+        <translation>已读取 {count} 份节点报告</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes: {states}</source>
+        <translation>{nodes} 个节点：{states}</translation>
+    </message>
+    <message>
+        <source>leave out: {hosts}</source>
+        <translation>排除：{hosts}</translation>
+    </message>
+    <message>
+        <source>{count} files left out (not reports)</source>
+        <translation>{count} 个文件未计入（不是报告）</translation>
+    </message>
+    <message>
+        <source>Nothing to say: within the fleet on every metric.</source>
+        <translation>无异常：每项指标都在集群范围内。</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Baseline: {file}</source>
+        <translation>基线：{file}</translation>
+    </message>
+    <message>
+        <source>Baseline: none</source>
+        <translation>基线：无</translation>
+    </message>
+    <message>
+        <source>Rules: {file}</source>
+        <translation>规则：{file}</translation>
+    </message>
+    <message>
+        <source>Rules: defaults</source>
+        <translation>规则：默认</translation>
+    </message>
+    <message>
+        <source>Open a folder of node reports</source>
+        <translation>打开节点报告文件夹</translation>
+    </message>
+    <message>
+        <source>Choose a baseline</source>
+        <translation>选择基线</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Choose a rules file</source>
+        <translation>选择规则文件</translation>
+    </message>
+    <message>
+        <source>TOML (*.toml)</source>
+        <translation>TOML (*.toml)</translation>
+    </message>
+    <message>
+        <source>Copied: {text}</source>
+        <translation>已复制：{text}</translation>
+    </message>
+    <message>
+        <source>No node to leave out</source>
+        <translation>没有需要排除的节点</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>Export the fleet report</source>
+        <translation>导出集群报告</translation>
+    </message>
+    <message>
+        <source>Not saved: {why}</source>
+        <translation>未保存：{why}</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>已保存 {path}</translation>
+    </message>
+</context>
+<context>
     <name>Guide</name>
     <message>
         <source>{name} (compute capability {cc})</source>
@@ -3985,6 +4275,25 @@
     </message>
 </context>
 <context>
+    <name>HeatmapModel</name>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>{metric}: median {median} {unit}, spread ±{spread} %, a node is named beyond ±{threshold} %</source>
+        <translation>{metric}：中位数 {median} {unit}，离散度 ±{spread} %，超出 ±{threshold} % 的节点被点名</translation>
+    </message>
+    <message>
+        <source>{node}, {metric}: {value} {unit}, {change} from the fleet&apos;s median</source>
+        <translation>{node}，{metric}：{value} {unit}，与集群中位数相差 {change}</translation>
+    </message>
+</context>
+<context>
     <name>HistoryPanel</name>
     <message>
         <source>When</source>
@@ -4269,6 +4578,10 @@
     <message>
         <source>Find out whether an external GPU will help your laptop: the port and its link, the enclosure, the card, the expected slowdown for your workload, and whether the one plugged in runs at full speed.</source>
         <translation>判断外接显卡 (eGPU) 能否帮到您的笔记本：接口及其链路、扩展坞、显卡、您的工作负载预计会变慢多少，以及当前接入的显卡是否全速运行。</translation>
+    </message>
+    <message>
+        <source>Fleet</source>
+        <translation>集群</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -5448,6 +5761,14 @@ samples</source>
     <message>
         <source>All-reduce</source>
         <translation>All-reduce</translation>
+    </message>
+    <message>
+        <source>PCIe generation under load</source>
+        <translation>负载下的 PCIe 代数</translation>
+    </message>
+    <message>
+        <source>PCIe width under load</source>
+        <translation>负载下的 PCIe 宽度</translation>
     </message>
     <message>
         <source>AMP</source>

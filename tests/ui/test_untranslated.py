@@ -172,3 +172,34 @@ def test_a_run_saved_in_english_reads_in_chinese_when_opened(qtbot, store: Store
     assert [v.message for v in shown.verdicts if english_prose(v.message)] == []
     assert sum(bool(re.search(r"[\u4e00-\u9fff]", v.message)) for v in shown.verdicts) > len(shown.verdicts) // 2
     window.built["probe"].shutdown()  # type: ignore[attr-defined]
+
+
+def test_the_fleet_tab_reads_in_chinese(qtbot, store: Store, chinese: None, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import random
+
+    from benchmarks.fleet_synthetic import node_record, template
+
+    rng = random.Random(1)
+    for i in range(1, 6):
+        record = node_record(template(), f"n{i}", rng, 0.01)
+        if i == 2:
+            record["system"]["gpu"]["driver_version"] = "570.86.15"
+            for row in record["benchmarks"]:
+                if row["name"] == "memory_bandwidth":
+                    row["value"] *= 0.7
+        (tmp_path / f"n{i}.json").write_text(json.dumps(record))
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.show()
+    window.tabs.setCurrentIndex(INDEX["fleet"])
+    tab = window.fleet_tab
+    tab.open_folder(str(tmp_path))
+    qtbot.waitUntil(lambda: not tab.busy() and tab.diagnosis is not None, timeout=30_000)
+    tab.heatmap.select_node("n2")
+    assert "n2" in tab.node_title.text() and tab.reasons.text()
+    widgets = [tab, *tab.findChildren(QWidget)]
+    skip = (tab.report_view,)  # the node's own probe report: the Probe tab's test reads that in Chinese
+    found = sorted(
+        {f"{where}: {text[:90]!r}" for w in widgets if w not in skip for where, text in texts(w) if english_prose(text)}
+    )
+    assert found == [], "\n".join(found)

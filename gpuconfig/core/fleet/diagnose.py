@@ -1,0 +1,372 @@
+"""Each node judged against the fleet's own distribution, a baseline and its own checks; the outliers named
+with their reasons, the nodes to leave out as a Slurm host list, and each node's history across runs.
+
+A metric is judged across the fleet when at least `min_nodes` nodes have it: its centre is the median, its
+spread the median absolute deviation times 1.4826 (relative to the median), and a node is an outlier when
+it is further from the median than the rule's threshold or `spread_factor` spreads, whichever is wider, so
+a metric that is noisy on every node does not name nodes for its noise. Below the median is a failure
+(every metric here is better higher); above it is a warning (that node is unlike the rest: other parts?).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gpuconfig.core.fleet.hostlist import compress
+from gpuconfig.core.fleet.reports import FleetError, Folder, Metric, NodeReport, is_probe_record, node_report
+from gpuconfig.core.fleet.rules import Rules
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
+from gpuconfig.core.units import format_number
+
+REPORT_FORMAT = "gpuconfig.fleet.report/1"
+MAD_TO_SD = 1.4826  # 1/qnorm(3/4): R's stats::mad constant
+FAIL, WARN = "fail", "warn"
+# A node's state, worst first.
+FAILED, OUTLIER, WARNING, OK = "failed", "outlier", "warning", "ok"
+STATES = (FAILED, OUTLIER, WARNING, OK)
+STATE_NAMES = {
+    FAILED: QT_TRANSLATE_NOOP("Fleet", "failed"),
+    OUTLIER: QT_TRANSLATE_NOOP("Fleet", "outlier"),
+    WARNING: QT_TRANSLATE_NOOP("Fleet", "warning"),
+    OK: QT_TRANSLATE_NOOP("Fleet", "ok"),
+}
+FACT_NAMES = {
+    "gpus": QT_TRANSLATE_NOOP("Fleet", "GPUs"),
+    "driver": QT_TRANSLATE_NOOP("Fleet", "driver"),
+    "cuda": QT_TRANSLATE_NOOP("Fleet", "CUDA version the driver supports"),
+    "torch": QT_TRANSLATE_NOOP("Fleet", "PyTorch build"),
+    "cpu": QT_TRANSLATE_NOOP("Fleet", "CPU"),
+    "kernel": QT_TRANSLATE_NOOP("Fleet", "OS kernel"),
+}
+
+Label = Callable[[Metric], str]
+
+
+@dataclass(frozen=True)
+class Reason:
+    severity: str  # FAIL or WARN
+    kind: str  # "failed", "slow", "fast", "baseline", "check", "software", "history"
+    message: str
+    metric: str = ""
+    value: float | None = None
+    reference: float | None = None
+
+
+@dataclass(frozen=True)
+class MetricStats:
+    metric: Metric
+    label: str
+    nodes: int  # how many current reports have it
+    median: float
+    spread: float  # robust relative spread (MAD x 1.4826 / median)
+    threshold: float  # the relative distance from the median that names a node
+    judged: bool  # enough nodes to judge against the fleet
+
+
+@dataclass(frozen=True)
+class NodeVerdict:
+    report: NodeReport
+    state: str
+    reasons: tuple[Reason, ...]
+    deviations: Mapping[str, float]  # metric key -> (value - median) / median, for judged metrics
+    history: tuple[NodeReport, ...]  # the node's earlier reports, oldest first
+
+    @property
+    def node(self) -> str:
+        return self.report.node
+
+
+@dataclass(frozen=True)
+class Baseline:
+    values: Mapping[str, float]
+    source: str
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    folder: Folder
+    nodes: tuple[NodeVerdict, ...]  # worst first, then by name
+    metrics: tuple[MetricStats, ...]
+    majority: Mapping[str, tuple[str, int]]  # fact -> (the value most nodes have, how many)
+    rules: Rules
+    baseline: Baseline | None
+    allreduce: Mapping[str, Any] | None  # the newest run's all-reduce across nodes
+
+    @property
+    def exclude(self) -> str:
+        """The nodes with a failure, as a Slurm host list for sbatch --exclude ("" when none)."""
+        return compress(v.node for v in self.nodes if v.state in (FAILED, OUTLIER))
+
+    def counts(self) -> dict[str, int]:
+        found = Counter(v.state for v in self.nodes)
+        return {state: found.get(state, 0) for state in STATES}
+
+    def counts_text(self) -> str:
+        """'1 failed, 3 outlier, 12 ok' in the language in use."""
+        counts = self.counts()
+        named = [(counts[state], translate("Fleet", STATE_NAMES[state])) for state in STATES if counts[state]]
+        comma = translate("Fleet", ", ")  # a list's separator: 、 in Chinese
+        return comma.join(translate("Fleet", "{count} {state}").format(count=n, state=state) for n, state in named)
+
+    def verdict(self, node: str) -> NodeVerdict | None:
+        return next((v for v in self.nodes if v.node == node), None)
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "format": REPORT_FORMAT,
+            "folder": self.folder.path,
+            "counts": self.counts(),
+            "exclude": self.exclude,
+            "rules": self.rules.record(),
+            "baseline": self.baseline.source if self.baseline else None,
+            "allreduce": dict(self.allreduce) if self.allreduce else None,
+            "facts": {key: {"value": value, "nodes": count} for key, (value, count) in self.majority.items()},
+            "metrics": [
+                {
+                    "key": s.metric.key,
+                    "label": s.label,
+                    "unit": s.metric.unit,
+                    "nodes": s.nodes,
+                    "median": s.median,
+                    "spread": round(s.spread, 5),
+                    "threshold": round(s.threshold, 5),
+                    "judged": s.judged,
+                }
+                for s in self.metrics
+            ],
+            "nodes": [_node_record(v) for v in self.nodes],
+            "skipped": [{"file": path, "why": why} for path, why in self.folder.skipped],
+        }
+
+
+def tone(deviation: float, threshold: float) -> float:
+    """How strongly a cell is coloured, -1 (far below the fleet) to 1 (far above): the deviation in units of
+    twice the metric's threshold, so a node just named reads at half strength."""
+    if threshold <= 0:
+        return 0.0
+    return max(-1.0, min(1.0, deviation / (2 * threshold)))
+
+
+def diagnose(
+    folder: Folder, rules: Rules | None = None, baseline: Baseline | None = None, label: Label | None = None
+) -> Diagnosis:
+    """Judge the newest report of every node in `folder`; the older ones are each node's history."""
+    rules = rules or Rules()
+    name = label or (lambda metric: metric.key)
+    by_node: dict[str, list[NodeReport]] = {}
+    for report in folder.reports:  # oldest first
+        by_node.setdefault(report.node, []).append(report)
+    current = {node: reports[-1] for node, reports in by_node.items()}
+    reporting = [r for r in current.values() if not r.failure]
+    stats = _stats(reporting, rules, name)
+    majority = _majority(reporting)
+    verdicts = []
+    for reports in by_node.values():
+        report = reports[-1]
+        earlier = tuple(r for r in reports[:-1] if not r.failure)
+        reasons, deviations = _judge(report, earlier, stats, majority, len(reporting), rules, baseline, name)
+        verdicts.append(NodeVerdict(report, _state(report, reasons), tuple(reasons), deviations, earlier))
+    verdicts.sort(key=lambda v: (STATES.index(v.state), _natural(v.node)))
+    newest = folder.runs[-1].allreduce if folder.runs else None
+    return Diagnosis(folder, tuple(verdicts), tuple(stats.values()), majority, rules, baseline, newest)
+
+
+def load_baseline(path: str | Path) -> Baseline:
+    """A baseline: one node's probe report (its figures), or a fleet report's JSON (its medians)."""
+    import json
+
+    where = Path(path)
+    try:
+        data = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise FleetError(f"{where}: not readable as a baseline: {exc}") from exc
+    if is_probe_record(data):
+        return Baseline(dict(node_report(data, str(where)).values), str(where))
+    if isinstance(data, dict) and data.get("format") == REPORT_FORMAT:
+        values = {
+            str(m["key"]): float(m["median"])
+            for m in data.get("metrics") or []
+            if isinstance(m, dict) and isinstance(m.get("median"), (int, float))
+        }
+        return Baseline(values, str(where))
+    raise FleetError(f"{where}: neither a probe report nor a fleet report (`fleet report --json`)")
+
+
+def _stats(reports: Sequence[NodeReport], rules: Rules, name: Label) -> dict[str, MetricStats]:
+    values: dict[str, list[float]] = {}
+    metrics: dict[str, Metric] = {}
+    for report in reports:
+        for key, value in report.values.items():
+            if not rules.ignored(key):
+                values.setdefault(key, []).append(value)
+                metrics.setdefault(key, report.metrics[key])
+    stats = {}
+    first = {key: i for i, key in enumerate(values)}  # the probe's own order: matmul, memory, copies, training ...
+    # One device's figures together, the machine's (a disk's) last.
+    for key in sorted(values, key=lambda k: (not k.partition("@")[2], k.partition("@")[2], first[k])):
+        seen = values[key]
+        median = statistics.median(seen)
+        spread = MAD_TO_SD * statistics.median(abs(v - median) for v in seen) / abs(median) if median else 0.0
+        threshold = max(rules.threshold_for(key), rules.spread_factor * spread)
+        judged = len(seen) >= rules.min_nodes and median != 0
+        stats[key] = MetricStats(metrics[key], name(metrics[key]), len(seen), median, spread, threshold, judged)
+    return stats
+
+
+def _majority(reports: Sequence[NodeReport]) -> dict[str, tuple[str, int]]:
+    """Each fact's value on more than half of the nodes that report it."""
+    found: dict[str, Counter[str]] = {}
+    for report in reports:
+        for key, value in report.facts.items():
+            found.setdefault(key, Counter())[value] += 1
+    majority = {}
+    for key, counts in found.items():
+        value, count = counts.most_common(1)[0]
+        if count * 2 > sum(counts.values()):
+            majority[key] = (value, count)
+    return majority
+
+
+def _judge(
+    report: NodeReport,
+    earlier: tuple[NodeReport, ...],
+    stats: Mapping[str, MetricStats],
+    majority: Mapping[str, tuple[str, int]],
+    reporting: int,
+    rules: Rules,
+    baseline: Baseline | None,
+    name: Label,
+) -> tuple[list[Reason], dict[str, float]]:
+    if report.failure:
+        why = translate("Fleet", "no report from this node: {why}").format(why=report.failure)
+        return [Reason(FAIL, "failed", why)], {}
+    reasons: list[Reason] = []
+    deviations: dict[str, float] = {}
+    for key, value in report.values.items():
+        s = stats.get(key)
+        if s is None or not s.judged:
+            continue
+        deviation = (value - s.median) / abs(s.median)
+        deviations[key] = deviation
+        if abs(deviation) > s.threshold:
+            slow = deviation < 0
+            text = (
+                translate("Fleet", "{metric}: {value}, {share} below the fleet's median of {median}")
+                if slow
+                else translate(
+                    "Fleet", "{metric}: {value}, {share} above the fleet's median of {median}, unlike the rest"
+                )
+            )
+            message = text.format(
+                metric=s.label,
+                value=_with_unit(value, s.metric),
+                share=_share(deviation),
+                median=_with_unit(s.median, s.metric),
+            )
+            reasons.append(Reason(FAIL if slow else WARN, "slow" if slow else "fast", message, key, value, s.median))
+    if baseline is not None:
+        for key, value in report.values.items():
+            reference = baseline.values.get(key)
+            if not reference or rules.ignored(key):
+                continue
+            change = (value - reference) / abs(reference)
+            if change < -rules.baseline_threshold:
+                metric = report.metrics[key]
+                message = translate("Fleet", "{metric}: {value}, {share} below the baseline's {reference}").format(
+                    metric=name(metric),
+                    value=_with_unit(value, metric),
+                    share=_share(change),
+                    reference=_with_unit(reference, metric),
+                )
+                reasons.append(Reason(FAIL, "baseline", message, key, value, reference))
+    for check in report.failed_checks:
+        message = translate("Fleet", "its own check failed: {check} ({subject}): {message}").format(
+            check=check.check, subject=check.subject, message=check.message
+        )
+        reasons.append(Reason(FAIL, "check", message))
+    for key, fact in sorted(report.facts.items()):
+        if key in majority and fact != majority[key][0]:
+            usual, count = majority[key]
+            message = translate("Fleet", "{fact} {value}, where {count} of {total} nodes have {usual}").format(
+                fact=translate("Fleet", FACT_NAMES.get(key, key)),
+                value=fact,
+                count=count,
+                total=reporting,
+                usual=usual,
+            )
+            reasons.append(Reason(WARN, "software", message, key))
+    if earlier:  # a figure that fell since the node's previous run, unless already named above
+        before = earlier[-1]
+        named = {r.metric for r in reasons}
+        for key, value in report.values.items():
+            previous = before.values.get(key)
+            if not previous or rules.ignored(key) or key in named:
+                continue
+            change = (value - previous) / abs(previous)
+            if change < -rules.history_threshold:
+                metric = report.metrics[key]
+                message = translate(
+                    "Fleet", "{metric}: {value}, {share} below its own run of {date} ({previous})"
+                ).format(
+                    metric=name(metric),
+                    value=_with_unit(value, metric),
+                    share=_share(change),
+                    date=before.started_at[:10],
+                    previous=_with_unit(previous, metric),
+                )
+                reasons.append(Reason(WARN, "history", message, key, value, previous))
+    return reasons, deviations
+
+
+def _state(report: NodeReport, reasons: Sequence[Reason]) -> str:
+    if report.failure:
+        return FAILED
+    if any(r.severity == FAIL for r in reasons):
+        return OUTLIER
+    return WARNING if reasons else OK
+
+
+def _with_unit(value: float, metric: Metric) -> str:
+    return f"{format_number(float(f'{value:.4g}'))} {metric.unit}".strip()
+
+
+def _share(change: float) -> str:
+    return f"{abs(change) * 100:.0f} %"
+
+
+def _natural(name: str) -> tuple[Any, ...]:
+    """n2 before n10."""
+    import re
+
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
+
+
+def _node_record(verdict: NodeVerdict) -> dict[str, Any]:
+    report = verdict.report
+    return {
+        "node": report.node,
+        "state": verdict.state,
+        "file": report.path,
+        "started_at": report.started_at,
+        "failure": report.failure or None,
+        "values": dict(report.values),
+        "deviations": {key: round(value, 5) for key, value in verdict.deviations.items()},
+        "facts": dict(report.facts),
+        "reasons": [
+            {
+                "severity": r.severity,
+                "kind": r.kind,
+                "message": r.message,
+                "metric": r.metric or None,
+                "value": r.value,
+                "reference": r.reference,
+            }
+            for r in verdict.reasons
+        ],
+        "history": [{"started_at": r.started_at, "file": r.path, "values": dict(r.values)} for r in verdict.history],
+    }

@@ -1,0 +1,263 @@
+"""`gpuconfig fleet report`: a folder of node reports judged together (core/fleet), from fleet run or any scheduler."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.fleet_synthetic import node_record, template, write_fleet
+from gpuconfig.core.fleet.diagnose import FAILED, OK, OUTLIER, WARNING, diagnose, load_baseline, tone
+from gpuconfig.core.fleet.hostlist import HostlistError, compress, expand
+from gpuconfig.core.fleet.reports import FleetError, read_folder
+from gpuconfig.core.fleet.rules import RulesError, load_rules
+
+BF16 = "matmul/bf16@cuda:0"
+
+
+def report(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpuconfig", "fleet", "report", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def fleet_with(folder: Path, count: int = 8, **changes: object) -> dict[str, dict]:
+    """`count` reports with ±1 % noise; changes[node] edits that node's record (a function of it)."""
+    import random
+
+    rng = random.Random(3)
+    base = template()
+    folder.mkdir(parents=True, exist_ok=True)
+    records = {}
+    for i in range(1, count + 1):
+        node = f"n{i}"
+        record = node_record(base, node, rng, 0.01)
+        edit = changes.get(node)
+        if callable(edit):
+            edit(record)
+        (folder / f"{node}.json").write_text(json.dumps(record))
+        records[node] = record
+    return records
+
+
+def scale(name: str, dtype: str, factor: float):
+    def edit(record: dict) -> None:
+        for row in record["benchmarks"]:
+            if row["name"] == name and row["dtype"] == dtype:
+                row["value"] *= factor
+
+    return edit
+
+
+def test_a_slow_node_is_named_with_the_metric_and_left_out(tmp_path: Path) -> None:
+    fleet_with(tmp_path, n3=scale("matmul", "bf16", 0.80), n5=scale("matmul", "fp32", 1.25))
+    done = report(str(tmp_path), "--json")
+    assert done.returncode == 1  # an outlier is a failed verdict
+    record = json.loads(done.stdout)
+    rows = {n["node"]: n for n in record["nodes"]}
+    assert rows["n3"]["state"] == OUTLIER
+    slow = rows["n3"]["reasons"][0]
+    assert (
+        slow["kind"] == "slow"
+        and slow["metric"] == BF16
+        and re.search(r"(19|20|21) % below the fleet's median", slow["message"])
+    )
+    assert "Matrix multiply bf16 (cuda:0)" in slow["message"]
+    assert rows["n5"]["state"] == WARNING and rows["n5"]["reasons"][0]["kind"] == "fast"
+    assert {n for n, row in rows.items() if row["reasons"]} == {"n3", "n5"}
+    assert record["exclude"] == "n3"
+    assert record["counts"] == {FAILED: 0, OUTLIER: 1, WARNING: 1, OK: 6}
+    assert rows["n3"]["deviations"][BF16] == pytest.approx(-0.2, abs=0.02)
+    text = report(str(tmp_path))
+    assert "n3  outlier" in text.stdout and "--exclude=n3" in text.stdout
+
+
+def test_every_moved_figure_is_found_and_noise_names_nobody(tmp_path: Path) -> None:
+    fleet = write_fleet(tmp_path / "fleet", 60, noise=0.03, inject=6, low=0.15, high=0.30, seed=7)
+    found = diagnose(read_folder(fleet.folder))
+    named = {v.node: v for v in found.nodes if v.reasons}
+    assert set(named) == set(fleet.injected)
+    for node, (key, _) in fleet.injected.items():
+        assert [r.metric for r in named[node].reasons] == [key]
+
+
+def test_links_checks_and_software_that_differ(tmp_path: Path) -> None:
+    def narrow(record: dict) -> None:
+        record["series"]["channels"]["gpu0.pcie_width"] = [8] * len(record["series"]["channels"]["gpu0.pcie_width"])
+
+    def ecc(record: dict) -> None:
+        record["verdicts"].append(
+            {
+                "check": "Uncorrectable ECC errors",
+                "subject": "cuda:0",
+                "status": "fail",
+                "message": "2 uncorrectable ECC errors since the driver loaded",
+            }
+        )
+
+    def driver(record: dict) -> None:
+        record["system"]["gpu"]["driver_version"] = "550.54.15"
+
+    fleet_with(tmp_path, n2=narrow, n4=ecc, n6=driver)
+    found = diagnose(read_folder(tmp_path))
+    n2, n4, n6 = (found.verdict(n) for n in ("n2", "n4", "n6"))
+    assert n2.state == OUTLIER and n2.reasons[0].metric == "pcie_width@cuda:0" and "8 lanes" in n2.reasons[0].message
+    assert n4.state == OUTLIER and n4.reasons[0].kind == "check" and "ECC" in n4.reasons[0].message
+    assert n6.state == WARNING and n6.reasons[0].kind == "software"
+    assert "550.54.15" in n6.reasons[0].message and "7 of 8 nodes have 580.159.04" in n6.reasons[0].message
+    assert found.exclude == "n[2,4]"
+
+
+def test_a_failed_node_from_the_run_manifest(tmp_path: Path) -> None:
+    fleet_with(tmp_path, count=3)
+    (tmp_path / "n3.json").unlink()
+    manifest = {
+        "format": "gpuconfig.fleet.run/1",
+        "job": "7",
+        "started_at": "2026-11-27T00:00:00+00:00",
+        "nodes": {
+            "n1": {"state": "done"},
+            "n2": {"state": "done"},
+            "n3": {"state": "failed", "reason": "exit code 137: srun: error: n3: task 0: Killed"},
+        },
+        "allreduce": {
+            "backend": "gloo",
+            "nodes": ["n1", "n2"],
+            "ranks": 2,
+            "bytes": 67108864,
+            "busbw_gbs": 1.19,
+            "algbw_gbs": 1.19,
+        },
+    }
+    (tmp_path / "fleet.json").write_text(json.dumps(manifest))
+    found = diagnose(read_folder(tmp_path))
+    assert found.nodes[0].node == "n3" and found.nodes[0].state == FAILED
+    assert "Killed" in found.nodes[0].reasons[0].message
+    assert found.allreduce["ranks"] == 2
+    text = report(str(tmp_path))
+    assert "All-reduce across 2 nodes (gloo, 2 ranks): bus bandwidth 1.190 GB/s at 64 MiB" in text.stdout
+
+
+def test_baseline_rules_and_history(tmp_path: Path) -> None:
+    earlier, later = tmp_path / "runs" / "1", tmp_path / "runs" / "2"
+    fleet_with(earlier)
+    records = fleet_with(later, n1=scale("matmul", "bf16", 0.88))
+    for folder, when in ((earlier, "2026-11-01T10:00:00+00:00"), (later, "2026-11-20T10:00:00+00:00")):
+        for path in folder.glob("n*.json"):
+            data = json.loads(path.read_text())
+            data["started_at"] = when
+            path.write_text(json.dumps(data))
+    found = diagnose(read_folder(tmp_path / "runs"))
+    n1 = found.verdict("n1")
+    assert len(n1.history) == 1 and n1.history[0].started_at.startswith("2026-11-01")
+    assert n1.state == OUTLIER  # 12 % below the fleet
+    assert [r.kind for r in n1.reasons] == ["slow"]  # the fall since its last run is that same figure
+    # A baseline: another node's probe report, with bf16 10 % higher than this fleet's
+    base = dict(records["n2"])
+    base["benchmarks"] = [dict(b) for b in base["benchmarks"]]
+    scale("matmul", "bf16", 1.10)(base)
+    (tmp_path / "baseline.json").write_text(json.dumps(base))
+    judged = diagnose(read_folder(tmp_path / "runs"), baseline=load_baseline(tmp_path / "baseline.json"))
+    assert all(any(r.kind == "baseline" for r in v.reasons) for v in judged.nodes)
+    # Rules: a 15 % threshold for matmul leaves n1 with its history warning only
+    rules = tmp_path / "rules.toml"
+    rules.write_text('threshold = 0.10\n[[metric]]\nmatch = "matmul/*"\nthreshold = 0.15\n')
+    relaxed = diagnose(read_folder(tmp_path / "runs"), load_rules(rules))
+    assert relaxed.verdict("n1").state == WARNING
+    history = relaxed.verdict("n1").reasons
+    assert [r.kind for r in history] == ["history"] and "below its own run of 2026-11-01" in history[0].message
+    done = report(
+        str(tmp_path / "runs"), "--rules", str(rules), "--baseline", str(tmp_path / "baseline.json"), "--json"
+    )
+    assert done.returncode == 1 and json.loads(done.stdout)["rules"]["metrics"][0]["threshold"] == 0.15
+
+
+def test_too_few_nodes_are_not_judged(tmp_path: Path) -> None:
+    fleet_with(tmp_path, count=2, n2=scale("matmul", "bf16", 0.5))
+    found = diagnose(read_folder(tmp_path))
+    assert all(not v.reasons for v in found.nodes)
+    assert not any(s.judged for s in found.metrics)
+
+
+def test_any_scheduler_plain_probe_reports_named_by_host(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    for i, record in enumerate(fleet_with(tmp_path / "made", count=4).values()):
+        record.pop("node")  # as `gpuconfig probe --json > FILE` writes it: the host names the node
+        record["host"] = f"gpu{i + 7:02d}"
+        (plain / f"whatever-{i}.json").write_text(json.dumps(record))
+    found = diagnose(read_folder(plain))
+    assert sorted(v.node for v in found.nodes) == ["gpu07", "gpu08", "gpu09", "gpu10"]
+    assert all(not v.history and v.state == OK for v in found.nodes)
+    assert compress(v.node for v in found.nodes) == "gpu[07-10]"
+
+
+def test_bad_input_is_one_line_with_exit_2(tmp_path: Path) -> None:
+    fleet_with(tmp_path / "ok", count=3)
+    (tmp_path / "ok" / "broken.json").write_text("{not json")
+    (tmp_path / "ok" / "nan.json").write_text('{"gpuconfig": "0.1", "benchmarks": [{"name": "matmul", "value": NaN}]}')
+    done = report(str(tmp_path / "ok"), "--json")
+    assert done.returncode == 0
+    assert "broken.json: left out: not readable as JSON" in done.stderr and "nan.json: left out" in done.stderr
+    assert json.loads(done.stdout)["skipped"][0]["file"].endswith("broken.json")
+    (tmp_path / "empty").mkdir()
+    for args, words in (
+        ((str(tmp_path / "empty"),), "no gpuconfig probe reports"),
+        ((str(tmp_path / "missing"),), "not a folder"),
+        ((str(tmp_path / "ok"), "--rules", str(tmp_path / "ok" / "broken.json")), "not a TOML file"),
+        ((str(tmp_path / "ok"), "--baseline", str(tmp_path / "ok" / "broken.json")), "not readable as a baseline"),
+    ):
+        done = report(*args)
+        assert done.returncode == 2 and words in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    rules = tmp_path / "rules.toml"
+    for text, words in (
+        ("threshold = 2\n", "threshold = 2"),
+        ("thresold = 0.1\n", "unknown key 'thresold'"),
+        ("[[metric]]\nthreshold = 0.1\n", "match must name"),
+        ("min_nodes = 1\n", "min_nodes"),
+    ):
+        rules.write_text(text)
+        with pytest.raises(RulesError, match=words):
+            load_rules(rules)
+    with pytest.raises(FleetError):
+        read_folder(tmp_path / "empty")
+
+
+def test_html_is_a_heatmap_coloured_by_deviation(tmp_path: Path) -> None:
+    fleet_with(tmp_path, n3=scale("matmul", "bf16", 0.70))
+    done = report(str(tmp_path), "--html")
+    page = done.stdout
+    heatmap = page.split("table class='heat'")[1].split("</table>")[0]
+    assert page.startswith("<html") and heatmap.count("<tr><td class='node") == 8
+    assert "sbatch --exclude): n3" in page and "background-color:#" in page
+    assert tone(-0.3, 0.1) == -1.0 and tone(0.05, 0.1) == 0.25 and tone(0.0, 0.0) == 0.0
+
+
+def test_chinese_report(tmp_path: Path) -> None:
+    fleet_with(tmp_path, n3=scale("matmul", "bf16", 0.70))
+    done = report(str(tmp_path), "--lang", "zh_CN")
+    assert done.returncode == 1 and "n3" in done.stdout
+    assert "fleet's median" not in done.stdout and "Leave out" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("hosts", "text"),
+    [(["n1", "n2", "n3", "n7", "x"], "n[1-3,7],x"), (["gpu08", "gpu09", "gpu10", "gpu1"], "gpu1,gpu[08-10]"), ([], "")],
+)
+def test_host_lists_round_trip(hosts: list[str], text: str) -> None:
+    assert compress(hosts) == text
+    assert sorted(expand(text)) == sorted(hosts)
+
+
+def test_host_list_errors() -> None:
+    for bad in ("n[1-", "n[a-b]", "n[5-2]"):
+        with pytest.raises(HostlistError):
+            expand(bad)
