@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sys
 from datetime import datetime
@@ -82,6 +83,7 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
 
     form_options(run, html=True)
     form_options(report, html=True)
+    form_options(node)
 
 
 def run_fleet(args: argparse.Namespace) -> Reply:
@@ -149,7 +151,7 @@ def report_folder(args: argparse.Namespace) -> Reply:
     return _report(Path(args.folder), args.baseline, args.rules)
 
 
-def probe_node(args: argparse.Namespace) -> Reply | int:
+def probe_node(args: argparse.Namespace) -> Reply:
     from gpuconfig.probe.slurm import probe_node as probe
 
     check_python(args.python)
@@ -158,8 +160,7 @@ def probe_node(args: argparse.Namespace) -> Reply | int:
     if not out.is_dir():
         raise UsageError(f"--out {out}: no such folder on this node (it must be one every node shares)")
     path = probe(out, args.suite, only, args.python, limits(args))
-    print(f"gpuconfig: {path}", file=sys.stderr)
-    return EXIT_OK
+    return Reply(EXIT_OK, lambda: lines(str(path)), lambda: json.loads(path.read_text(encoding="utf-8")))
 
 
 def _report(folder: Path, baseline: str | None, rules: str | None) -> Reply:

@@ -102,7 +102,17 @@ AREAS = (
         ),
         reads_workload=True,
     ),
-    Area("fleet", QT_TRANSLATE_NOOP("MainWindow", "Fleet"), "gpuconfig.ui.fleet.tab", "FleetTab"),
+    Area(
+        "fleet",
+        QT_TRANSLATE_NOOP("MainWindow", "Fleet"),
+        "gpuconfig.ui.fleet.tab",
+        "FleetTab",
+        QT_TRANSLATE_NOOP(
+            "MainWindow",
+            "Judge a whole cluster: open the probe reports of every node, from `gpuconfig fleet run --slurm` or any "
+            "scheduler, see each node against the rest as a heatmap, and find the slow, misconfigured or failed ones.",
+        ),
+    ),
 )
 INDEX = {area.name: i for i, area in enumerate(AREAS)}
 

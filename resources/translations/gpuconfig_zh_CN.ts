@@ -4584,6 +4584,10 @@
         <translation>集群</translation>
     </message>
     <message>
+        <source>Judge a whole cluster: open the probe reports of every node, from `gpuconfig fleet run --slurm` or any scheduler, see each node against the rest as a heatmap, and find the slow, misconfigured or failed ones.</source>
+        <translation>评判整个集群：打开每个节点的探测报告（来自 `gpuconfig fleet run --slurm` 或任意调度器），以热力图对比每个节点与其余节点，找出偏慢、配置不一致或失败的节点。</translation>
+    </message>
+    <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>

@@ -26,7 +26,7 @@ def _leaf_commands(
 
 def test_every_command_asks_for_json_and_a_file_the_same_way() -> None:
     leaves = _leaf_commands(build_parser())
-    assert len(leaves) == 13, sorted(leaves)
+    assert len(leaves) == 16, sorted(leaves)
     for path, parser in leaves.items():
         options = {s for a in parser._actions for s in a.option_strings}
         assert {"--json", "--output"} <= options, f"gpuconfig {' '.join(path)}"

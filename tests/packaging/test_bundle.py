@@ -54,7 +54,7 @@ def test_the_self_test_passes_from_the_built_folder(tmp_path: Path) -> None:
     steps = {step["name"]: step for step in run["steps"]}
     assert list(steps) == ["version", "nvidia", "catalog", "files", "tabs", "python", "estimate", "probe"]
     assert all(step["status"] == "passed" for step in steps.values()), steps
-    assert "6 tabs opened and drawn" in steps["tabs"]["detail"]
+    assert "7 tabs opened and drawn" in steps["tabs"]["detail"]
     assert "399,370 parameters" in steps["estimate"]["detail"]
     assert steps["probe"]["detail"].startswith("matmul on cpu")
     assert len(run["files"]) == 6 and all(Path(f).stat().st_size > 1000 for f in run["files"])

@@ -26,7 +26,7 @@ def select_rows(window: MainWindow, rows: list[int]) -> None:
 
 def test_main_window_has_a_tab_per_area_and_a_status_bar(window: MainWindow) -> None:
     tabs = [window.tabs.tabText(i) for i in range(window.tabs.count())]
-    assert tabs == ["Catalog", "Workload", "Build", "Probe", "Guide", "eGPU"]
+    assert tabs == ["Catalog", "Workload", "Build", "Probe", "Guide", "eGPU", "Fleet"]
     for i in range(2, window.tabs.count()):
         assert len(window.tabs.widget(i).promise) > 80  # each later area says what it will do
     total = sum(window.store.counts().values())

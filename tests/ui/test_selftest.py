@@ -41,7 +41,7 @@ def test_the_self_test_checks_every_part_and_leaves_the_users_data_alone(tmp_pat
     # With or without an NVIDIA driver, what NVML answered, read without risking a crash.
     assert steps["nvidia"]["detail"].startswith(("no NVIDIA GPU: ", "NVML sees ")), steps["nvidia"]
     assert steps["python"]["detail"].startswith(f"{sys.executable} (Python")
-    assert "6 tabs opened and drawn (Catalog, Workload, Build, Probe, Guide, eGPU)" in steps["tabs"]["detail"]
+    assert "7 tabs opened and drawn (Catalog, Workload, Build, Probe, Guide, eGPU, Fleet)" in steps["tabs"]["detail"]
     assert sorted(Path(f).name for f in run["files"])[0] == "self-test-0-catalog.png"
     # Each step's line on stdout, in order, and the report's place.
     lines = done.stdout.strip().splitlines()
