@@ -82,7 +82,7 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
     node.set_defaults(handler=probe_node)
 
     form_options(run, html=True)
-    form_options(report, html=True)
+    form_options(report, html=True, csv=True)
     form_options(node)
 
 
@@ -111,6 +111,8 @@ def run_fleet(args: argparse.Namespace) -> Reply:
     out = Path(args.out) if args.out else Path("fleet-runs") / datetime.now().strftime("%Y%m%d-%H%M%S")
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: a file, not a folder")
+    if out.is_dir() and any(out.glob("*.json")):  # never write over a run's reports: each run its own folder
+        raise UsageError(f"--out {out}: already holds reports; name a new folder (a run per folder keeps the history)")
     plan = FleetPlan(
         out=out,
         suite=args.suite,
@@ -164,7 +166,7 @@ def probe_node(args: argparse.Namespace) -> Reply:
 
 
 def _report(folder: Path, baseline: str | None, rules: str | None) -> Reply:
-    from gpuconfig.core.fleet.diagnose import FAILED, OUTLIER, diagnose, load_baseline
+    from gpuconfig.core.fleet.diagnose import diagnose, load_baseline
     from gpuconfig.core.fleet.reports import FleetError, read_folder
     from gpuconfig.core.fleet.rules import Rules, RulesError, load_rules
     from gpuconfig.probe.fleet_html import html
@@ -179,10 +181,8 @@ def _report(folder: Path, baseline: str | None, rules: str | None) -> Reply:
     for path, why in found.skipped:
         warn(f"{path}: left out: {why}")
     diagnosis = diagnose(found, chosen, base, lambda m: metric_label(m.benchmark, m.dtype, m.variant, m.device))
-    bad = any(v.state in (FAILED, OUTLIER) for v in diagnosis.nodes)
-    return Reply(
-        EXIT_VERDICT_FAILED if bad else EXIT_OK, lambda: _text(diagnosis), diagnosis.record, lambda: html(diagnosis)
-    )
+    code = EXIT_VERDICT_FAILED if diagnosis.failed else EXIT_OK
+    return Reply(code, lambda: _text(diagnosis), diagnosis.record, lambda: html(diagnosis), diagnosis.csv)
 
 
 def _text(diagnosis: Any) -> str:
@@ -194,6 +194,7 @@ def _text(diagnosis: Any) -> str:
     out = [title.format(nodes=len(diagnosis.nodes), states=diagnosis.counts_text(), folder=diagnosis.folder.path)]
     if diagnosis.allreduce:
         out.append(allreduce_line(diagnosis))
+    out += [finding.message for finding in diagnosis.findings]
     named = [v for v in diagnosis.nodes if v.reasons]
     if named:
         out.append("")

@@ -45,6 +45,7 @@ def html(diagnosis: Diagnosis) -> str:
         parts.append(f"<p><b>{escape(text)}</b></p>")
     if diagnosis.allreduce:
         parts.append(_tag("p", allreduce_line(diagnosis)))
+    parts += [f"<p class='failed'>{escape(finding.message)}</p>" for finding in diagnosis.findings]
     named = [v for v in diagnosis.nodes if v.reasons]
     if named:
         parts.append(_tag("h2", translate("Fleet", "Nodes named")))

@@ -10,7 +10,8 @@ every node has them, gloo between one CPU process per node otherwise; the bus ba
 it (busbw = algbw x 2(n-1)/n, https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md). The
 allocation is cancelled at the end, on an error, and when the user stops the run: no step outlives it.
 
-The report folder must be one every node can write (a shared file system, as a Slurm cluster's home or
+The report folder is a new one (the command line refuses one that holds reports), so a report in it is this
+run's. It must be one every node can write (a shared file system, as a Slurm cluster's home or
 scratch is), and gpuconfig must be installed at the same path on every node.
 """
 
@@ -177,7 +178,6 @@ def _probe_nodes(plan: FleetPlan, job: str, states: list[NodeState], progress: P
     limit = _minutes(plan.node_limit_s)
     for state in states:
         (plan.out / STATUS / state.node).unlink(missing_ok=True)
-        (plan.out / f"{state.node}.json").unlink(missing_ok=True)  # a report now is this run's
         step = [
             "srun",
             f"--jobid={job}",

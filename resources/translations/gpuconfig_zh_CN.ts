@@ -3080,6 +3080,14 @@
         <translation>{count} 个{state}</translation>
     </message>
     <message>
+        <source>the all-reduce across the nodes failed: {why}</source>
+        <translation>跨节点的 All-reduce 失败：{why}</translation>
+    </message>
+    <message>
+        <source>all-reduce bus bandwidth {value} GB/s over {ranks} ranks, {share} below the baseline&apos;s {reference} GB/s over {before}</source>
+        <translation>All-reduce 总线带宽 {value} GB/s（{ranks} 个进程），比基线的 {reference} GB/s（{before} 个进程）低 {share}</translation>
+    </message>
+    <message>
         <source>no report from this node: {why}</source>
         <translation>该节点没有报告：{why}</translation>
     </message>

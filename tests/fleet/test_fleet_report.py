@@ -261,3 +261,40 @@ def test_host_list_errors() -> None:
     for bad in ("n[1-", "n[a-b]", "n[5-2]"):
         with pytest.raises(HostlistError):
             expand(bad)
+
+
+def _manifest(folder: Path, allreduce: dict) -> None:
+    nodes = {p.stem: {"state": "done"} for p in folder.glob("n*.json")}
+    manifest = {"format": "gpuconfig.fleet.run/1", "job": "9", "started_at": "2026-11-27T00:00:00+00:00",
+                "nodes": nodes, "allreduce": allreduce}  # fmt: skip
+    (folder / "fleet.json").write_text(json.dumps(manifest))
+
+
+def test_the_fleets_all_reduce_against_a_baseline_and_when_it_failed(tmp_path: Path) -> None:
+    earlier, later = tmp_path / "earlier", tmp_path / "later"
+    fleet_with(earlier, count=4)
+    fleet_with(later, count=4)
+    _manifest(earlier, {"backend": "nccl", "nodes": ["n1", "n2", "n3", "n4"], "ranks": 32, "bytes": 1 << 30,
+                        "busbw_gbs": 180.0, "algbw_gbs": 92.9})  # fmt: skip
+    _manifest(later, {"backend": "nccl", "nodes": ["n1", "n2", "n3", "n4"], "ranks": 32, "bytes": 1 << 30,
+                      "busbw_gbs": 120.0, "algbw_gbs": 61.9})  # fmt: skip
+    before = report(str(earlier), "--json", "--output", str(tmp_path / "before.json"))
+    assert before.returncode == 0
+    after = report(str(later), "--baseline", str(tmp_path / "before.json"), "--json")
+    assert after.returncode == 1  # every node within the fleet, but the fleet's all-reduce fell a third
+    finding = json.loads(after.stdout)["findings"][0]
+    assert finding["kind"] == "allreduce" and "33 % below the baseline's 180 GB/s over 32" in finding["message"]
+    _manifest(later, {"failed": "exit code 1: srun: error: n3: task 2: Exited with exit code 1", "nodes": ["n1"]})
+    failed = diagnose(read_folder(later))
+    assert failed.failed and "n3: task 2" in failed.findings[0].message
+    assert all(v.state == OK for v in failed.nodes)
+
+
+def test_csv_is_the_node_by_metric_table(tmp_path: Path) -> None:
+    fleet_with(tmp_path, count=4, n2=scale("matmul", "bf16", 0.7))
+    done = report(str(tmp_path), "--csv")
+    rows = [line.split(",") for line in done.stdout.splitlines()]
+    assert rows[0][:3] == ["node", "state", "matmul/fp32@cuda:0"] and BF16 in rows[0]
+    assert [r[0] for r in rows[1:]] == ["n2", "n1", "n3", "n4"] and rows[1][1] == OUTLIER
+    column = rows[0].index(BF16)
+    assert float(rows[1][column]) == pytest.approx(0.7 * float(rows[2][column]), rel=0.05)

@@ -130,6 +130,12 @@ def test_bad_requests_are_one_line_with_exit_2(tmp_path: Path) -> None:
     no_scheduler = fleet("run", "--out", str(tmp_path / "x"))
     assert no_scheduler.returncode == 2 and "--slurm" in no_scheduler.stderr
     assert len(no_scheduler.stderr.strip().splitlines()) == 1
+    used = tmp_path / "used"
+    used.mkdir()
+    (used / "n1.json").write_text("{}")
+    reused = fleet("run", "--slurm", "--out", str(used))
+    assert reused.returncode == 2 and "already holds reports" in reused.stderr
+    assert (used / "n1.json").read_text() == "{}"
     bad_list = fleet("run", "--slurm", "--nodelist", "n[3-1]")
     assert bad_list.returncode == 2 and "runs backwards" in bad_list.stderr
     env = {**os.environ, "PATH": "/nonexistent"}
@@ -164,6 +170,8 @@ def test_ctrl_c_cancels_the_allocation_and_records_the_nodes(slurm_env: Cluster,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl+C as at a terminal: a shell starts background jobs (CI's) with SIGINT ignored, and so their children.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not list((out / ".status").glob("n*")):

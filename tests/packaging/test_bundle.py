@@ -57,7 +57,7 @@ def test_the_self_test_passes_from_the_built_folder(tmp_path: Path) -> None:
     assert "7 tabs opened and drawn" in steps["tabs"]["detail"]
     assert "399,370 parameters" in steps["estimate"]["detail"]
     assert steps["probe"]["detail"].startswith("matmul on cpu")
-    assert len(run["files"]) == 6 and all(Path(f).stat().st_size > 1000 for f in run["files"])
+    assert len(run["files"]) == 7 and all(Path(f).stat().st_size > 1000 for f in run["files"])
 
 
 def test_the_self_test_fails_with_the_reason_when_the_catalog_is_missing(tmp_path: Path) -> None:

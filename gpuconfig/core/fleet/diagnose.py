@@ -85,6 +85,7 @@ class NodeVerdict:
 class Baseline:
     values: Mapping[str, float]
     source: str
+    allreduce: Mapping[str, Any] | None = None  # an earlier fleet report's all-reduce across its nodes
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,12 @@ class Diagnosis:
     rules: Rules
     baseline: Baseline | None
     allreduce: Mapping[str, Any] | None  # the newest run's all-reduce across nodes
+    findings: tuple[Reason, ...] = ()  # what is said of the fleet as a whole: its all-reduce
+
+    @property
+    def failed(self) -> bool:
+        """A node failed or is an outlier, or the fleet's all-reduce failed or fell below the baseline."""
+        return any(v.state in (FAILED, OUTLIER) for v in self.nodes) or any(r.severity == FAIL for r in self.findings)
 
     @property
     def exclude(self) -> str:
@@ -113,6 +120,25 @@ class Diagnosis:
         comma = translate("Fleet", ", ")  # a list's separator: 、 in Chinese
         return comma.join(translate("Fleet", "{count} {state}").format(count=n, state=state) for n, state in named)
 
+    def csv(self) -> str:
+        """The node x metric table: a row per node (its state first), a column per metric key."""
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["node", "state", *(s.metric.key for s in self.metrics)])
+        for v in self.nodes:
+            values = v.report.values
+            writer.writerow(
+                [
+                    v.node,
+                    v.state,
+                    *(f"{values[s.metric.key]:.6g}" if s.metric.key in values else "" for s in self.metrics),
+                ]
+            )
+        return out.getvalue()
+
     def verdict(self, node: str) -> NodeVerdict | None:
         return next((v for v in self.nodes if v.node == node), None)
 
@@ -125,6 +151,7 @@ class Diagnosis:
             "rules": self.rules.record(),
             "baseline": self.baseline.source if self.baseline else None,
             "allreduce": dict(self.allreduce) if self.allreduce else None,
+            "findings": [{"severity": r.severity, "kind": r.kind, "message": r.message} for r in self.findings],
             "facts": {key: {"value": value, "nodes": count} for key, (value, count) in self.majority.items()},
             "metrics": [
                 {
@@ -173,7 +200,38 @@ def diagnose(
         verdicts.append(NodeVerdict(report, _state(report, reasons), tuple(reasons), deviations, earlier))
     verdicts.sort(key=lambda v: (STATES.index(v.state), _natural(v.node)))
     newest = folder.runs[-1].allreduce if folder.runs else None
-    return Diagnosis(folder, tuple(verdicts), tuple(stats.values()), majority, rules, baseline, newest)
+    findings = _allreduce_findings(newest, baseline, rules)
+    return Diagnosis(folder, tuple(verdicts), tuple(stats.values()), majority, rules, baseline, newest, findings)
+
+
+def _allreduce_findings(done: Mapping[str, Any] | None, baseline: Baseline | None, rules: Rules) -> tuple[Reason, ...]:
+    """The newest run's all-reduce across nodes: failed, or below the baseline's (same backend)."""
+    if not done:
+        return ()
+    if done.get("failed"):
+        why = translate("Fleet", "the all-reduce across the nodes failed: {why}").format(why=done["failed"])
+        return (Reason(FAIL, "allreduce", why),)
+    before = baseline.allreduce if baseline else None
+    measured, reference = done.get("busbw_gbs"), (before or {}).get("busbw_gbs")
+    if not isinstance(measured, (int, float)) or not isinstance(reference, (int, float)) or reference <= 0:
+        return ()
+    if before is None or before.get("backend") != done.get("backend"):
+        return ()
+    change = (measured - reference) / reference
+    if change >= -rules.baseline_threshold:
+        return ()
+    message = translate(
+        "Fleet",
+        "all-reduce bus bandwidth {value} GB/s over {ranks} ranks, {share} below the baseline's {reference} GB/s over "
+        "{before}",
+    ).format(
+        value=format_number(float(f"{measured:.4g}")),
+        ranks=done.get("ranks"),
+        share=_share(change),
+        reference=format_number(float(f"{reference:.4g}")),
+        before=before.get("ranks"),
+    )
+    return (Reason(FAIL, "allreduce", message, "allreduce", float(measured), float(reference)),)
 
 
 def load_baseline(path: str | Path) -> Baseline:
@@ -193,7 +251,8 @@ def load_baseline(path: str | Path) -> Baseline:
             for m in data.get("metrics") or []
             if isinstance(m, dict) and isinstance(m.get("median"), (int, float))
         }
-        return Baseline(values, str(where))
+        allreduce = data.get("allreduce")
+        return Baseline(values, str(where), allreduce if isinstance(allreduce, dict) else None)
     raise FleetError(f"{where}: neither a probe report nor a fleet report (`fleet report --json`)")
 
 

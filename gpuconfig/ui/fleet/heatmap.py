@@ -184,10 +184,11 @@ class Heatmap(QTableView):
     def show_diagnosis(self, diagnosis: Diagnosis | None) -> None:
         self.source.show_diagnosis(diagnosis)
         self.sortByColumn(1, Qt.SortOrder.AscendingOrder)  # worst first
-        self.resizeColumnsToContents()  # each metric as wide as its header's device and unit line
-        self.setColumnWidth(0, max(self.columnWidth(0), 90))
-        for column in range(FIXED, self.source.columnCount()):
-            self.setColumnWidth(column, min(self.columnWidth(column), 150))
+        # Each column as wide as its header (a figure is narrower), read from the header alone: sizing to the
+        # contents would format every cell of a thousand nodes on the GUI thread.
+        header = self.horizontalHeader()
+        for column in range(self.source.columnCount()):
+            self.setColumnWidth(column, min(max(header.sectionSizeHint(column), 90 if column == 0 else 60), 150))
 
     def node_at(self, row: int) -> str:
         return str(self.proxy.index(row, 0).data(NODE))

@@ -258,13 +258,13 @@ class FleetTab(QWidget):
             parts.append(self.tr("leave out: {hosts}").format(hosts=diagnosis.exclude))
         if diagnosis.allreduce:
             parts.append(allreduce_line(diagnosis))
+        parts += [finding.message for finding in diagnosis.findings]
         if diagnosis.folder.skipped:
             parts.append(self.tr("{count} files left out (not reports)").format(count=len(diagnosis.folder.skipped)))
         self.summary.setText(" · ".join(parts))
         self.legend.setText(legend(diagnosis))
         if diagnosis.nodes:
-            self.heatmap.selectRow(0)
-            self._show_node(0)
+            self.heatmap.selectRow(0)  # shows the node (currentRowChanged)
 
     def _show_node(self, row: int) -> None:
         verdict = self._verdict(row)
