@@ -54,6 +54,11 @@ def add_parser(commands: Any, parser_class: type[argparse.ArgumentParser]) -> No
         metavar="S",
         help="seconds the all-reduce across nodes may take (default 300)",
     )
+    run.add_argument(
+        "--gpus-per-node", type=int, metavar="N",
+        help="GPUs to ask for on each node (an exclusive job's steps get only the GPUs it asked for; give the count "
+        "on a cluster that schedules GPUs as resources)",
+    )  # fmt: skip
     run.add_argument("--no-allreduce", action="store_true", help="no all-reduce across the nodes")
     run.add_argument(
         "--salloc-args",
@@ -97,6 +102,8 @@ def run_fleet(args: argparse.Namespace) -> Reply:
         )
     if args.nodes is not None and args.nodes < 1:
         raise UsageError(f"--nodes {args.nodes}: one node or more")
+    if args.gpus_per_node is not None and args.gpus_per_node < 1:
+        raise UsageError(f"--gpus-per-node {args.gpus_per_node}: one GPU or more")
     if args.nodelist is not None:
         from gpuconfig.core.fleet.hostlist import HostlistError, expand
 
@@ -123,6 +130,7 @@ def run_fleet(args: argparse.Namespace) -> Reply:
         python=args.python,
         node_limit_s=args.node_timeout,
         allreduce_limit_s=args.allreduce_timeout,
+        gpus_per_node=args.gpus_per_node,
         salloc_args=extra,
         allreduce=not args.no_allreduce,
     )
@@ -192,7 +200,7 @@ def _text(diagnosis: Any) -> str:
 
     title = translate("Fleet", "Fleet of {nodes} nodes ({states}), {folder}")
     out = [title.format(nodes=len(diagnosis.nodes), states=diagnosis.counts_text(), folder=diagnosis.folder.path)]
-    if diagnosis.allreduce:
+    if allreduce_line(diagnosis):
         out.append(allreduce_line(diagnosis))
     out += [finding.message for finding in diagnosis.findings]
     named = [v for v in diagnosis.nodes if v.reasons]
@@ -206,5 +214,5 @@ def _text(diagnosis: Any) -> str:
         leave = translate("Fleet", "Leave out of jobs: --exclude={hosts}")
         out += ["", leave.format(hosts=diagnosis.exclude)]
     headers = [translate("Fleet", title) for title in METRIC_COLUMNS]
-    out += ["", table(headers, [metric_row(s) for s in diagnosis.metrics])]
+    out += ["", table(headers, [metric_row(s, len(diagnosis.groups) > 1) for s in diagnosis.metrics])]
     return lines(*out)

@@ -29,6 +29,11 @@ METRIC_COLUMNS = (
 SLOW, FAST = (215, 48, 31), (44, 123, 182)  # below the fleet red, above it blue
 
 
+def number(value: float) -> str:
+    """A figure as the probe writes it (four significant digits), a whole count as it is: x8, gen 4."""
+    return f"{value:,.0f}" if float(value).is_integer() else figure(value)
+
+
 def colour(strength: float) -> str:
     """A cell's background for a tone from -1 to 1: white at 0, red below, blue above."""
     end = SLOW if strength < 0 else FAST
@@ -43,7 +48,7 @@ def html(diagnosis: Diagnosis) -> str:
     if diagnosis.exclude:
         text = translate("Fleet", "Leave out of jobs (sbatch --exclude): {hosts}").format(hosts=diagnosis.exclude)
         parts.append(f"<p><b>{escape(text)}</b></p>")
-    if diagnosis.allreduce:
+    if allreduce_line(diagnosis):
         parts.append(_tag("p", allreduce_line(diagnosis)))
     parts += [f"<p class='failed'>{escape(finding.message)}</p>" for finding in diagnosis.findings]
     named = [v for v in diagnosis.nodes if v.reasons]
@@ -63,7 +68,7 @@ def html(diagnosis: Diagnosis) -> str:
         "<tr>"
         + "".join(
             _tag("td", text) if i == 0 else f"<td class='num'>{escape(text)}</td>"
-            for i, text in enumerate(metric_row(s))
+            for i, text in enumerate(metric_row(s, len(diagnosis.groups) > 1))
         )
         + "</tr>"
         for s in diagnosis.metrics
@@ -77,11 +82,18 @@ def html(diagnosis: Diagnosis) -> str:
     )
 
 
-def metric_row(stats: MetricStats) -> list[str]:
-    """A metric's line in the summary: its name, how many nodes have it, its median, spread and threshold."""
+def metric_row(stats: MetricStats, grouped: bool = False) -> list[str]:
+    """A metric's line in the summary: its name (and the GPU model of its nodes, where the fleet has several),
+    how many nodes have it, its median, spread and threshold."""
     named = percent(stats.threshold) if stats.judged else translate("Fleet", "not judged: too few nodes")
-    median = f"{figure(stats.median)} {stats.metric.unit}".strip()
-    return [stats.label, str(stats.nodes), median, percent(stats.spread), named]
+    median = f"{number(stats.median)} {stats.metric.unit}".strip()
+    group = stats.group or translate("Fleet", "no GPU")
+    label = (
+        translate("Fleet", "{metric}, nodes with {group}").format(metric=stats.label, group=group)
+        if grouped
+        else stats.label
+    )
+    return [label, str(stats.nodes), median, percent(stats.spread), named]
 
 
 def _tag(tag: str, text: str) -> str:
@@ -103,8 +115,10 @@ def legend(diagnosis: Diagnosis) -> str:
 
 
 def allreduce_line(diagnosis: Diagnosis) -> str:
+    """The newest run's all-reduce across the nodes in a line; "" when it failed (a finding says so)."""
     done = diagnosis.allreduce or {}
-    if "busbw_gbs" in done:
+    busbw, size = done.get("busbw_gbs"), done.get("bytes", 0)
+    if isinstance(busbw, (int, float)) and isinstance(size, int):
         return translate(
             "Fleet",
             "All-reduce across {nodes} nodes ({backend}, {ranks} ranks): bus bandwidth {busbw} GB/s at {size} MiB",
@@ -112,19 +126,21 @@ def allreduce_line(diagnosis: Diagnosis) -> str:
             nodes=len(done.get("nodes") or []),
             backend=done.get("backend"),
             ranks=done.get("ranks"),
-            busbw=figure(float(done["busbw_gbs"])),
-            size=int(done.get("bytes", 0)) >> 20,
+            busbw=figure(float(busbw)),
+            size=size >> 20,
         )
-    why = done.get("failed") or done.get("skipped") or ""
+    if done.get("failed"):
+        return ""
+    why = done.get("skipped") or ""
     return translate("Fleet", "All-reduce across the nodes: not measured ({why})").format(why=why)
 
 
 def _heatmap(diagnosis: Diagnosis) -> str:
-    stats = [s for s in diagnosis.metrics if s.judged]
+    stats = diagnosis.columns
     head = "<th></th><th></th>" + "".join(f"<th>{escape(s.label)}<br>{escape(s.metric.unit)}</th>" for s in stats)
     rows = [f"<tr>{head}</tr>"]
     rows += [
-        f"<tr>{_node_cells(verdict)}" + "".join(_cell(verdict, s.metric.key, s.threshold) for s in stats) + "</tr>"
+        f"<tr>{_node_cells(verdict)}" + "".join(_cell(verdict, s.metric.key) for s in stats) + "</tr>"
         for verdict in diagnosis.nodes
     ]
     return f"<table class='heat' cellspacing='0' cellpadding='3'>{''.join(rows)}</table>"
@@ -137,10 +153,14 @@ def _node_cells(verdict: NodeVerdict) -> str:
     )
 
 
-def _cell(verdict: NodeVerdict, key: str, threshold: float) -> str:
+def _cell(verdict: NodeVerdict, key: str) -> str:
+    """A node's figure, coloured by its distance from the median of the nodes with its GPU model."""
     value = verdict.report.values.get(key)
     if value is None:
         return "<td>—</td>"
-    deviation = verdict.deviations.get(key, 0.0)
+    threshold = verdict.thresholds.get(key)
+    if threshold is None or key not in verdict.deviations:
+        return f"<td>{escape(number(value))}</td>"
+    deviation = verdict.deviations[key]
     flagged = " class='flag'" if abs(deviation) > threshold else ""
-    return f"<td{flagged} style='background-color:{colour(tone(deviation, threshold))}'>{escape(figure(value))}</td>"
+    return f"<td{flagged} style='background-color:{colour(tone(deviation, threshold))}'>{escape(number(value))}</td>"

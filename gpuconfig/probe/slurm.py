@@ -26,8 +26,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -42,7 +43,7 @@ COMMANDS = ("salloc", "srun", "scontrol", "scancel")
 ALLREDUCE_ARGUMENTS = "GPUCONFIG_ALLREDUCE"  # what workers/bench/allreduce.py's ranks read
 STATUS = ".status"  # each node's progress line, written by `fleet node`
 LOGS = "logs"
-WAITING, RUNNING, DONE, FAILED = "waiting", "running", "done", "failed"
+WAITING, RUNNING, DONE, FAILED, STOPPED = "waiting", "running", "done", "failed", "stopped"
 
 
 class SlurmError(RuntimeError):
@@ -61,7 +62,8 @@ class FleetPlan:
     node_limit_s: float = 900.0
     allreduce_limit_s: float = 300.0
     allocation_wait_s: float = 600.0
-    salloc_args: tuple[str, ...] = ()  # site flags: --account, --qos, --gres=gpu:8, --constraint ...
+    gpus_per_node: int | None = None  # asked for explicitly: an exclusive job's steps get only GPUs it asked for
+    salloc_args: tuple[str, ...] = ()  # site flags: --account, --qos, --constraint ...
     allreduce: bool = True
 
 
@@ -92,26 +94,30 @@ def run_fleet(plan: FleetPlan, progress: Progress | None = None) -> dict[str, An
     (plan.out / LOGS).mkdir(exist_ok=True)
     (plan.out / STATUS).mkdir(exist_ok=True)
     started_at = datetime.now().astimezone().isoformat(timespec="seconds")
-    job = _allocate(plan)
+    name = f"gpuconfig-fleet-{os.getpid()}-{int(time.time())}"  # this run's job, found by name if salloc is cut off
     states: list[NodeState] = []
     allreduce: dict[str, Any] | None = None
     stopped: KeyboardInterrupt | None = None
-    try:
-        nodes = _job_nodes(job)
-        states = [NodeState(node) for node in nodes]
-        _probe_nodes(plan, job, states, progress)
-        done = [s.node for s in states if s.state == DONE]
-        if plan.allreduce:
-            allreduce = _allreduce(plan, job, done)
-    except KeyboardInterrupt as exc:  # the user stopped the run: what ended stays recorded, the rest says so
-        stopped = exc
-        for state in states:
-            if state.state not in (DONE, FAILED):
-                state.state, state.reason = FAILED, "stopped by the user"
-    finally:
-        for state in states:
-            _stop(state.process)
-        subprocess.run(["scancel", job], capture_output=True, check=False, timeout=30)
+    job = ""
+    with _stop_signals():
+        try:
+            job = _allocate(plan, name)
+            states = [NodeState(node) for node in _job_nodes(job)]
+            _probe_nodes(plan, job, states, progress)
+            if plan.allreduce:
+                allreduce = _allreduce(plan, job, [s.node for s in states if s.state == DONE])
+        except KeyboardInterrupt as exc:  # the user stopped the run: what ended stays recorded, the rest says so
+            stopped = exc
+            for state in states:
+                if state.state not in (DONE, FAILED):
+                    state.state, state.reason = STOPPED, "stopped by the user"
+        finally:
+            # The allocation first: scancel ends every step of it at once; then each srun is reaped.
+            cancel = ["scancel", job] if job else ["scancel", f"--name={name}"]
+            subprocess.run(cancel, capture_output=True, check=False, timeout=30)
+            _stop_all([s.process for s in states])
+    if not job:
+        raise stopped or SlurmError("salloc: no allocation")
     manifest = {
         "format": RUN_FORMAT,
         "job": job,
@@ -138,9 +144,19 @@ def node_command(plan: FleetPlan) -> list[str]:
     return command
 
 
-def _allocate(plan: FleetPlan) -> str:
-    # --no-kill: a node that fails ends its own step, not the job (salloc(1)).
-    command = ["salloc", "--no-shell", "--exclusive", "--no-kill", "--job-name=gpuconfig-fleet", "--ntasks-per-node=1"]
+def _allocate(plan: FleetPlan, name: str) -> str:
+    # --no-kill: a node that fails ends its own step, not the job; --mem=0: all of each node's memory (salloc(1)).
+    command = [
+        "salloc",
+        "--no-shell",
+        "--exclusive",
+        "--no-kill",
+        "--mem=0",
+        f"--job-name={name}",
+        "--ntasks-per-node=1",
+    ]
+    if plan.gpus_per_node:
+        command.append(f"--gpus-per-node={plan.gpus_per_node}")
     command.append(f"--time={_minutes(plan.node_limit_s + plan.allreduce_limit_s + 120)}")
     if plan.nodelist:
         command.append(f"--nodelist={plan.nodelist}")
@@ -209,7 +225,7 @@ def _probe_nodes(plan: FleetPlan, job: str, states: list[NodeState], progress: P
                 state.reason = f"stopped at its time limit, {plan.node_limit_s:g} s{_node_condition(state.node)}"
             elif code is not None:
                 state.seconds = round(elapsed, 1)
-                if code == 0 and (plan.out / f"{state.node}.json").is_file():
+                if code == 0 and _appears(plan.out / f"{state.node}.json"):
                     state.state = DONE
                 else:
                     state.state = FAILED
@@ -284,9 +300,11 @@ def _allreduce(plan: FleetPlan, job: str, nodes: list[str]) -> dict[str, Any]:
         if line.startswith("{"):
             try:
                 row = json.loads(line)
-                timings[int(row["bytes"])] = [float(v) for v in row["seconds"]]
+                size, seconds = int(row["bytes"]), [float(v) for v in row["seconds"] if float(v) > 0]
             except (ValueError, KeyError, TypeError):
                 continue
+            if seconds:
+                timings[size] = seconds
     if done.returncode != 0 or not timings:
         return {"failed": _why(done.returncode, log), "nodes": nodes, "backend": backend}
     bus = 2 * (world - 1) / world
@@ -388,21 +406,56 @@ def _scontrol(*args: str) -> str:
 
 
 def _stop(process: subprocess.Popen[bytes] | None) -> None:
-    """End a step's srun: SIGINT twice within a second makes srun cancel its step (srun(1)); killed after 10 s."""
-    if process is None or process.poll() is not None:
-        return
-    for _ in range(2):
-        try:
-            os.killpg(process.pid, signal.SIGINT)
-        except ProcessLookupError:
-            return
+    _stop_all([process])
+
+
+def _stop_all(processes: Sequence[subprocess.Popen[bytes] | None], wait_s: float = 10.0) -> None:
+    """End steps' sruns together: SIGINT twice within a second makes srun cancel its step (srun(1)); what is
+    still running after `wait_s` is killed. Every process is reaped."""
+    running = [p for p in processes if p is not None and p.poll() is None]
+    for _ in range(2 if running else 0):
+        for process in running:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGINT)
         time.sleep(0.2)
+    deadline = time.monotonic() + wait_s
+    for process in running:
+        try:
+            process.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP (the session closed, the job killed) end the run as Ctrl+C does: the allocation
+    cancelled, the manifest written. Only in the main thread, where Python delivers signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(_number: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    saved = {number: signal.signal(number, interrupt) for number in (signal.SIGTERM, signal.SIGHUP)}
     try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+def _appears(path: Path, wait_s: float = 5.0) -> bool:
+    """Whether a file a node wrote is there, waiting a little: a shared file system (NFS) can show another
+    machine's new file a few seconds late."""
+    deadline = time.monotonic() + wait_s
+    while not path.is_file():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.25)
+    return True
 
 
 def _minutes(seconds: float) -> int:

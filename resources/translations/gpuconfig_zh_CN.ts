@@ -3080,11 +3080,31 @@
         <translation>{count} 个{state}</translation>
     </message>
     <message>
+        <source>not in the newest run: its last report is from {date}, not judged</source>
+        <translation>不在最新一次运行中：最后一份报告来自 {date}，未评判</translation>
+    </message>
+    <message>
+        <source>no GPU found, where {count} of {total} nodes have GPUs</source>
+        <translation>未发现 GPU，而 {total} 个节点中有 {count} 个有 GPU</translation>
+    </message>
+    <message>
+        <source>{found} GPUs, where {count} of {total} nodes with {model} have {usual}</source>
+        <translation>{found} 块 GPU，而 {total} 个 {model} 节点中有 {count} 个为 {usual} 块</translation>
+    </message>
+    <message>
+        <source>not in its report</source>
+        <translation>报告中没有</translation>
+    </message>
+    <message>
+        <source>{metric}: no figure here ({why}), where {count} of {total} nodes measured it</source>
+        <translation>{metric}：此节点无数值（{why}），而 {total} 个节点中有 {count} 个测得</translation>
+    </message>
+    <message>
         <source>the all-reduce across the nodes failed: {why}</source>
         <translation>跨节点的 All-reduce 失败：{why}</translation>
     </message>
     <message>
-        <source>all-reduce bus bandwidth {value} GB/s over {ranks} ranks, {share} below the baseline&apos;s {reference} GB/s over {before}</source>
+        <source>all-reduce bus bandwidth {value} GB/s over {ranks} ranks, {share} below the baseline&apos;s {reference} GB/s over {before} ranks</source>
         <translation>All-reduce 总线带宽 {value} GB/s（{ranks} 个进程），比基线的 {reference} GB/s（{before} 个进程）低 {share}</translation>
     </message>
     <message>
@@ -3154,6 +3174,14 @@
     <message>
         <source>Metrics</source>
         <translation>指标</translation>
+    </message>
+    <message>
+        <source>no GPU</source>
+        <translation>无 GPU</translation>
+    </message>
+    <message>
+        <source>{metric}, nodes with {group}</source>
+        <translation>{metric}（{group} 节点）</translation>
     </message>
     <message>
         <source>Each cell is the node&apos;s figure; its colour is its distance from the fleet&apos;s median, red below and blue above, full at twice the distance that names a node. A node is named when it is further from the median than {threshold} or {factor} robust spreads (median absolute deviation x 1.4826), whichever is wider, with at least {least} nodes reporting the metric.</source>

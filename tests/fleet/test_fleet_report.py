@@ -294,7 +294,150 @@ def test_csv_is_the_node_by_metric_table(tmp_path: Path) -> None:
     fleet_with(tmp_path, count=4, n2=scale("matmul", "bf16", 0.7))
     done = report(str(tmp_path), "--csv")
     rows = [line.split(",") for line in done.stdout.splitlines()]
-    assert rows[0][:3] == ["node", "state", "matmul/fp32@cuda:0"] and BF16 in rows[0]
+    assert rows[0][:4] == ["node", "state", "gpus", "matmul/fp32@cuda:0"] and BF16 in rows[0]
     assert [r[0] for r in rows[1:]] == ["n2", "n1", "n3", "n4"] and rows[1][1] == OUTLIER
     column = rows[0].index(BF16)
     assert float(rows[1][column]) == pytest.approx(0.7 * float(rows[2][column]), rel=0.05)
+
+
+def _gpus(names: list[str]):
+    def edit(record: dict) -> None:
+        first = record["devices"][0]
+        record["devices"] = [
+            {**first, "index": i, "name": name, "torch_device": f"cuda:{i}"} for i, name in enumerate(names)
+        ]
+
+    return edit
+
+
+def test_a_node_that_lost_gpus_or_failed_a_benchmark_is_named(tmp_path: Path) -> None:
+    def no_gpu(record: dict) -> None:
+        record["devices"] = []
+        for row in record["benchmarks"]:
+            if row["device"].startswith("cuda"):
+                row.update(status="skipped", value=None, reason="no CUDA device")
+
+    def failed_matmul(record: dict) -> None:
+        for row in record["benchmarks"]:
+            if row["name"] == "matmul" and row["dtype"] == "fp8":
+                row.update(status="failed", value=None, reason="CUDA error: an illegal memory access")
+
+    h100 = "NVIDIA H100 80GB HBM3"
+
+    def four_failed(record: dict) -> None:
+        _gpus([h100] * 4)(record)
+        failed_matmul(record)
+
+    fleet_with(tmp_path, count=8, n2=no_gpu, n3=four_failed, n4=_gpus([h100] * 2), **{
+        f"n{i}": _gpus([h100] * 4) for i in (1, 5, 6, 7, 8)
+    })  # fmt: skip
+    found = diagnose(read_folder(tmp_path))
+    n2, n3, n4 = (found.verdict(n) for n in ("n2", "n3", "n4"))
+    assert (
+        n2.state == OUTLIER and n2.reasons[0].kind == "gpus" and "no GPU found, where 7 of 8" in n2.reasons[0].message
+    )
+    assert n3.state == OUTLIER and any(
+        r.kind == "unmeasured" and "illegal memory access" in r.message for r in n3.reasons
+    )
+    assert (
+        n4.state == OUTLIER and "2 GPUs, where 6 of 7 nodes with NVIDIA H100 80GB HBM3 have 4" in n4.reasons[0].message
+    )
+    assert found.exclude == "n[2-4]"
+
+
+def test_a_mixed_fleet_is_judged_by_gpu_model(tmp_path: Path) -> None:
+    def slower_card(record: dict) -> None:  # another model, 40 % slower everywhere: no fault of its own
+        _gpus(["NVIDIA GeForce RTX 3090"])(record)
+        for row in record["benchmarks"]:
+            row["value"] = row["value"] * 0.6 if isinstance(row.get("value"), float) else row.get("value")
+
+    fleet_with(tmp_path, count=9, n7=slower_card, n8=slower_card, n9=slower_card)
+    found = diagnose(read_folder(tmp_path))
+    assert all(v.state == OK for v in found.nodes), [(v.node, v.reasons) for v in found.nodes if v.reasons]
+    assert found.groups == ["NVIDIA H100 80GB HBM3", "NVIDIA GeForce RTX 3090"]
+    pooled = diagnose(read_folder(tmp_path), load_rules(_rules(tmp_path, "min_nodes = 10\n")))
+    assert not any(s.judged for s in pooled.metrics)  # groups of 6 and 3: too few to judge either
+
+
+def _rules(folder: Path, text: str) -> Path:
+    path = folder.parent / f"{folder.name}-rules.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_metric_noisy_on_every_node_names_nobody_for_its_noise(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(11)
+
+    def noisy(record: dict) -> None:
+        for row in record["benchmarks"]:
+            if row["name"] == "disk_read":
+                row["value"] *= 1 + rng.uniform(-0.25, 0.25)
+
+    fleet_with(tmp_path, count=12, **{f"n{i}": noisy for i in range(1, 13)})
+    found = diagnose(read_folder(tmp_path))
+    disk = next(s for s in found.metrics if s.metric.key == "disk_read")
+    assert disk.threshold > 0.2 and disk.threshold == pytest.approx(3 * disk.spread)  # the spread rule, not 10 %
+    assert not any(r.metric == "disk_read" for v in found.nodes for r in v.reasons)
+
+
+def test_malformed_reports_are_left_out_not_fatal(tmp_path: Path) -> None:
+    records = fleet_with(tmp_path, count=4)
+    bad = {
+        "null-row": {**records["n1"], "benchmarks": [None]},
+        "system-text": {**records["n1"], "system": "x"},
+        "devices-table": {**records["n1"], "devices": {"a": 1}},
+        "verdicts-text": {**records["n1"], "verdicts": ["fail"]},
+    }
+    for name, record in bad.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(record))
+    huge = json.loads(json.dumps(records["n1"]))
+    huge["node"], huge["benchmarks"][0]["value"] = "huge", 10**400  # an integer too large for a float
+    (tmp_path / "huge.json").write_text(json.dumps(huge))
+    found = read_folder(tmp_path)
+    assert sorted(Path(p).stem for p, _ in found.skipped) == sorted([*bad, "huge"])
+    assert {r.node for r in found.reports} == {"n1", "n2", "n3", "n4"}
+
+
+def test_machines_that_share_a_name_stay_apart(tmp_path: Path) -> None:
+    for i, record in enumerate(fleet_with(tmp_path / "made", count=4, n4=scale("matmul", "bf16", 0.5)).values()):
+        record.pop("node")
+        record["host"] = "vm"
+        (tmp_path / f"clone{i + 1}.json").write_text(json.dumps(record))
+    found = read_folder(tmp_path)
+    assert {r.node for r in found.reports if Path(r.path).parent == tmp_path} == {
+        "clone1",
+        "clone2",
+        "clone3",
+        "clone4",
+    }
+    assert any("name the node 'vm'" in note for note in found.notes)
+
+
+def test_a_node_missing_from_the_newest_run_is_not_judged_on_old_figures(tmp_path: Path) -> None:
+    earlier, later = tmp_path / "runs" / "1", tmp_path / "runs" / "2"
+    fleet_with(earlier, count=5)
+    fleet_with(later, count=4)
+    for folder, when in ((earlier, "2026-01-10T10:00:00+00:00"), (later, "2026-11-20T10:00:00+01:00")):
+        for path in folder.glob("n*.json"):
+            data = json.loads(path.read_text())
+            data["started_at"] = when
+            path.write_text(json.dumps(data))
+    found = diagnose(read_folder(tmp_path / "runs"))
+    n5 = found.verdict("n5")
+    assert n5.state == WARNING and n5.reasons[0].kind == "stale" and "2026-01-10" in n5.reasons[0].message
+    assert all(s.nodes == 4 for s in found.metrics)  # its old figures are not in the medians
+
+
+def test_nodes_stopped_by_the_user_are_not_failures(tmp_path: Path) -> None:
+    fleet_with(tmp_path, count=3)
+    (tmp_path / "n3.json").unlink()
+    (tmp_path / "n2.json").unlink()
+    manifest = {"format": "gpuconfig.fleet.run/1", "job": "7", "started_at": "2026-11-27T00:00:00+00:00",
+                "nodes": {"n1": {"state": "done"}, "n2": {"state": "stopped", "reason": "stopped by the user"},
+                          "n3": {"state": "done"}}, "allreduce": None}  # fmt: skip
+    (tmp_path / "fleet.json").write_text(json.dumps(manifest))
+    found = diagnose(read_folder(tmp_path))
+    assert {v.node for v in found.nodes} == {"n1", "n3"}
+    assert "report is missing" in found.verdict("n3").reasons[0].message and found.exclude == "n3"

@@ -180,6 +180,6 @@ def test_ctrl_c_cancels_the_allocation_and_records_the_nodes(slurm_env: Cluster,
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 130, stderr
     manifest = json.loads((out / "fleet.json").read_text())
-    assert {s["reason"] for s in manifest["nodes"].values()} == {"stopped by the user"}
+    assert {(s["state"], s["reason"]) for s in manifest["nodes"].values()} == {("stopped", "stopped by the user")}
     assert not _steps_left(slurm_env), "the allocation outlived the run"
     slurm_env.wait_idle()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,7 @@ class MetricStats:
     spread: float  # robust relative spread (MAD x 1.4826 / median)
     threshold: float  # the relative distance from the median that names a node
     judged: bool  # enough nodes to judge against the fleet
+    group: str = ""  # the GPU model of the nodes it was computed over ("" for nodes without GPUs)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class NodeVerdict:
     reasons: tuple[Reason, ...]
     deviations: Mapping[str, float]  # metric key -> (value - median) / median, for judged metrics
     history: tuple[NodeReport, ...]  # the node's earlier reports, oldest first
+    thresholds: Mapping[str, float] = field(default_factory=dict)  # metric key -> its group's threshold
 
     @property
     def node(self) -> str:
@@ -92,7 +94,7 @@ class Baseline:
 class Diagnosis:
     folder: Folder
     nodes: tuple[NodeVerdict, ...]  # worst first, then by name
-    metrics: tuple[MetricStats, ...]
+    metrics: tuple[MetricStats, ...]  # each metric of each group of nodes (by GPU model), the largest group first
     majority: Mapping[str, tuple[str, int]]  # fact -> (the value most nodes have, how many)
     rules: Rules
     baseline: Baseline | None
@@ -120,6 +122,19 @@ class Diagnosis:
         comma = translate("Fleet", ", ")  # a list's separator: 、 in Chinese
         return comma.join(translate("Fleet", "{count} {state}").format(count=n, state=state) for n, state in named)
 
+    @property
+    def columns(self) -> list[MetricStats]:
+        """One judged metric per key, for a node x metric table (the largest group's where several have it)."""
+        seen: dict[str, MetricStats] = {}
+        for s in self.metrics:
+            if s.judged:
+                seen.setdefault(s.metric.key, s)
+        return list(seen.values())
+
+    @property
+    def groups(self) -> list[str]:
+        return list(dict.fromkeys(s.group for s in self.metrics))
+
     def csv(self) -> str:
         """The node x metric table: a row per node (its state first), a column per metric key."""
         import csv
@@ -127,16 +142,12 @@ class Diagnosis:
 
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["node", "state", *(s.metric.key for s in self.metrics)])
+        keys = list(dict.fromkeys(s.metric.key for s in self.metrics))
+        writer.writerow(["node", "state", "gpus", *keys])
         for v in self.nodes:
             values = v.report.values
-            writer.writerow(
-                [
-                    v.node,
-                    v.state,
-                    *(f"{values[s.metric.key]:.6g}" if s.metric.key in values else "" for s in self.metrics),
-                ]
-            )
+            figures = (f"{values[key]:.6g}" if key in values else "" for key in keys)
+            writer.writerow([v.node, v.state, v.report.facts.get("gpus", ""), *figures])
         return out.getvalue()
 
     def verdict(self, node: str) -> NodeVerdict | None:
@@ -163,6 +174,7 @@ class Diagnosis:
                     "spread": round(s.spread, 5),
                     "threshold": round(s.threshold, 5),
                     "judged": s.judged,
+                    "group": s.group,
                 }
                 for s in self.metrics
             ],
@@ -189,19 +201,70 @@ def diagnose(
     for report in folder.reports:  # oldest first
         by_node.setdefault(report.node, []).append(report)
     current = {node: reports[-1] for node, reports in by_node.items()}
-    reporting = [r for r in current.values() if not r.failure]
-    stats = _stats(reporting, rules, name)
+    newest = folder.newest_folder
+    # A node absent from the newest run (its last report is from an earlier run) is not judged on old figures.
+    stale = {n for n, r in current.items() if folder.several_runs and r.folder != newest}
+    reporting = [r for n, r in current.items() if not r.failure and n not in stale]
+    groups: dict[str, list[NodeReport]] = {}
+    for report in reporting:
+        groups.setdefault(report.group, []).append(report)
+    stats = {group: _stats(members, rules, name, group) for group, members in groups.items()}
     majority = _majority(reporting)
     verdicts = []
-    for reports in by_node.values():
+    for node, reports in by_node.items():
         report = reports[-1]
         earlier = tuple(r for r in reports[:-1] if not r.failure)
-        reasons, deviations = _judge(report, earlier, stats, majority, len(reporting), rules, baseline, name)
-        verdicts.append(NodeVerdict(report, _state(report, reasons), tuple(reasons), deviations, earlier))
+        if node in stale:
+            when = report.started_at[:10]
+            why = translate("Fleet", "not in the newest run: its last report is from {date}, not judged").format(
+                date=when
+            )
+            verdicts.append(NodeVerdict(report, WARNING, (Reason(WARN, "stale", why),), {}, earlier))
+            continue
+        mine = stats.get(report.group, {})
+        peers = groups.get(report.group, [])
+        reasons, deviations = _judge(report, earlier, mine, majority, len(reporting), rules, baseline, name)
+        reasons = _hardware(report, peers, reporting, mine) + reasons
+        thresholds = {key: s.threshold for key, s in mine.items() if s.judged}
+        verdicts.append(NodeVerdict(report, _state(report, reasons), tuple(reasons), deviations, earlier, thresholds))
     verdicts.sort(key=lambda v: (STATES.index(v.state), _natural(v.node)))
-    newest = folder.runs[-1].allreduce if folder.runs else None
-    findings = _allreduce_findings(newest, baseline, rules)
-    return Diagnosis(folder, tuple(verdicts), tuple(stats.values()), majority, rules, baseline, newest, findings)
+    reduced = folder.runs[-1].allreduce if folder.runs else None
+    findings = _allreduce_findings(reduced, baseline, rules)
+    ordered = sorted(groups, key=lambda g: (-len(groups[g]), g))
+    metrics = tuple(s for group in ordered for s in stats[group].values())
+    return Diagnosis(folder, tuple(verdicts), metrics, majority, rules, baseline, reduced, findings)
+
+
+def _hardware(
+    report: NodeReport, peers: Sequence[NodeReport], reporting: Sequence[NodeReport], stats: Mapping[str, MetricStats]
+) -> list[Reason]:
+    """What a node lacks that its peers have: GPUs (none where most nodes have some; fewer than most nodes of
+    its GPU model), and figures most of its peers measured."""
+    if report.failure:
+        return []
+    reasons = []
+    with_gpus = sum(1 for r in reporting if r.gpu_count)
+    if not report.gpu_count and with_gpus * 2 > len(reporting):
+        message = translate("Fleet", "no GPU found, where {count} of {total} nodes have GPUs").format(
+            count=with_gpus, total=len(reporting)
+        )
+        reasons.append(Reason(FAIL, "gpus", message, "gpus"))
+    counts = Counter(r.gpu_count for r in peers)
+    usual, count = counts.most_common(1)[0] if counts else (0, 0)
+    if report.gpu_count and report.gpu_count != usual and count * 2 > len(peers):
+        message = translate("Fleet", "{found} GPUs, where {count} of {total} nodes with {model} have {usual}").format(
+            found=report.gpu_count, count=count, total=len(peers), model=report.gpu_model, usual=usual
+        )
+        reasons.append(Reason(FAIL, "gpus", message, "gpus"))
+    for key, s in stats.items():
+        if key in report.values or not s.judged or s.nodes * 2 <= len(peers):
+            continue
+        why = report.unmeasured.get(key) or translate("Fleet", "not in its report")
+        message = translate(
+            "Fleet", "{metric}: no figure here ({why}), where {count} of {total} nodes measured it"
+        ).format(metric=s.label, why=why, count=s.nodes, total=len(peers))
+        reasons.append(Reason(FAIL if why.startswith("failed") else WARN, "unmeasured", message, key))
+    return reasons
 
 
 def _allreduce_findings(done: Mapping[str, Any] | None, baseline: Baseline | None, rules: Rules) -> tuple[Reason, ...]:
@@ -223,7 +286,7 @@ def _allreduce_findings(done: Mapping[str, Any] | None, baseline: Baseline | Non
     message = translate(
         "Fleet",
         "all-reduce bus bandwidth {value} GB/s over {ranks} ranks, {share} below the baseline's {reference} GB/s over "
-        "{before}",
+        "{before} ranks",
     ).format(
         value=format_number(float(f"{measured:.4g}")),
         ranks=done.get("ranks"),
@@ -256,7 +319,7 @@ def load_baseline(path: str | Path) -> Baseline:
     raise FleetError(f"{where}: neither a probe report nor a fleet report (`fleet report --json`)")
 
 
-def _stats(reports: Sequence[NodeReport], rules: Rules, name: Label) -> dict[str, MetricStats]:
+def _stats(reports: Sequence[NodeReport], rules: Rules, name: Label, group: str = "") -> dict[str, MetricStats]:
     values: dict[str, list[float]] = {}
     metrics: dict[str, Metric] = {}
     for report in reports:
@@ -273,7 +336,7 @@ def _stats(reports: Sequence[NodeReport], rules: Rules, name: Label) -> dict[str
         spread = MAD_TO_SD * statistics.median(abs(v - median) for v in seen) / abs(median) if median else 0.0
         threshold = max(rules.threshold_for(key), rules.spread_factor * spread)
         judged = len(seen) >= rules.min_nodes and median != 0
-        stats[key] = MetricStats(metrics[key], name(metrics[key]), len(seen), median, spread, threshold, judged)
+        stats[key] = MetricStats(metrics[key], name(metrics[key]), len(seen), median, spread, threshold, judged, group)
     return stats
 
 
@@ -349,7 +412,7 @@ def _judge(
         )
         reasons.append(Reason(FAIL, "check", message))
     for key, fact in sorted(report.facts.items()):
-        if key in majority and fact != majority[key][0]:
+        if key != "gpus" and key in majority and fact != majority[key][0]:  # GPUs: by model and count (_hardware)
             usual, count = majority[key]
             message = translate("Fleet", "{fact} {value}, where {count} of {total} nodes have {usual}").format(
                 fact=translate("Fleet", FACT_NAMES.get(key, key)),

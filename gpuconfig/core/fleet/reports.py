@@ -12,7 +12,8 @@ import json
 import math
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,15 @@ class NodeReport:
     facts: Mapping[str, str] = field(default_factory=dict)
     failed_checks: tuple[Check, ...] = ()
     failure: str = ""  # why there is no report from this node ("" when there is one)
+    unmeasured: Mapping[str, str] = field(default_factory=dict)  # metric key -> why this node has no figure
+    gpu_count: int = 0
+    gpu_model: str = ""  # the GPUs' names, "" for none: nodes are judged against others of the same model
+    folder: str = ""  # the folder it was found in (a run's folder)
+
+    @property
+    def group(self) -> str:
+        """The nodes a node is judged against: those with the same GPU model (or without GPUs)."""
+        return self.gpu_model
 
 
 @dataclass(frozen=True)
@@ -76,6 +86,18 @@ class Folder:
     reports: tuple[NodeReport, ...]  # every report found, every run, oldest first
     runs: tuple[FleetRun, ...]
     skipped: tuple[tuple[str, str], ...]  # (file, why) for JSON files that are not reports
+    notes: tuple[str, ...] = ()  # what reading them changed: reports named by their files
+
+    @property
+    def newest_folder(self) -> str:
+        """The folder of the newest run: the newest manifest's, else the newest report's."""
+        if self.runs:
+            return str(Path(self.runs[-1].path).parent)
+        return max(self.reports, key=lambda r: moment(r.started_at)).folder if self.reports else self.path
+
+    @property
+    def several_runs(self) -> bool:
+        return len({r.folder for r in self.reports}) > 1
 
 
 def read_folder(folder: str | os.PathLike[str]) -> Folder:
@@ -89,32 +111,72 @@ def read_folder(folder: str | os.PathLike[str]) -> Folder:
     for path in _json_files(root):
         try:
             data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
             skipped.append((str(path), f"not readable as JSON: {exc}"))
             continue
+        # A file of the right kind but the wrong shape (a list where a table belongs, a number too large for a
+        # float) is left out with the reason, never the end of the whole folder.
+        damaged = (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError)
         if isinstance(data, dict) and data.get("format") == RUN_FORMAT:
             try:
                 runs.append(_run(path, data))
-            except (KeyError, TypeError, ValueError) as exc:
-                skipped.append((str(path), f"a damaged run manifest: {exc}"))
+            except damaged as exc:
+                skipped.append((str(path), f"a damaged run manifest: {exc!r}"))
         elif is_probe_record(data):
             try:
                 reports.append(node_report(data, str(path)))
-            except (KeyError, TypeError, ValueError) as exc:
-                skipped.append((str(path), f"a damaged probe report: {exc}"))
+            except damaged as exc:
+                skipped.append((str(path), f"a damaged probe report: {exc!r}"))
         else:
             skipped.append((str(path), "not a gpuconfig probe report"))
+    reports, notes = _distinct_names(reports)
     reported = {(Path(r.path).parent, r.node) for r in reports}
     for run in runs:
         for node, state in run.nodes.items():
-            if state.get("state") != "done" and (Path(run.path).parent, node) not in reported:
-                why = str(state.get("reason") or "no report")
-                reports.append(NodeReport(node, "", run.started_at, failure=why))
+            said = state.get("state") if isinstance(state, dict) else None
+            if (Path(run.path).parent, node) in reported or said == "stopped":  # stopped: not run, no fault
+                continue
+            if said == "done":
+                why = "the run says it finished, but its report is missing or was left out as damaged"
+            else:
+                why = str((state.get("reason") if isinstance(state, dict) else None) or "no report")
+            reports.append(NodeReport(node, "", run.started_at, failure=why, folder=str(Path(run.path).parent)))
     if not reports:
         raise FleetError(f"{root}: no gpuconfig probe reports in it or its subfolders")
-    reports.sort(key=lambda r: (r.started_at, r.node))
-    runs.sort(key=lambda r: r.started_at)
-    return Folder(str(root), tuple(reports), tuple(runs), tuple(skipped))
+    reports.sort(key=lambda r: (moment(r.started_at), r.node))
+    runs.sort(key=lambda r: moment(r.started_at))
+    return Folder(str(root), tuple(reports), tuple(runs), tuple(skipped), tuple(notes))
+
+
+def moment(started_at: str) -> datetime:
+    """When a report started, for ordering (reports written with different UTC offsets order by the instant);
+    the earliest possible for an unreadable time."""
+    try:
+        when = datetime.fromisoformat(started_at)
+    except ValueError:
+        return datetime.min.replace(tzinfo=UTC)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _distinct_names(reports: list[NodeReport]) -> tuple[list[NodeReport], list[str]]:
+    """Two reports of one folder that name the same node are two machines (cloned VMs all called "vm", say):
+    each is named by its file instead, and the note says so."""
+    seen: dict[tuple[Path, str], int] = {}
+    for report in reports:
+        key = (Path(report.path).parent, report.node)
+        seen[key] = seen.get(key, 0) + 1
+    notes, named = [], []
+    for report in reports:
+        key = (Path(report.path).parent, report.node)
+        if seen[key] > 1:
+            renamed = Path(report.path).stem
+            named.append(replace(report, node=renamed))
+            notes.append(
+                f"{report.path}: {seen[key]} reports in {key[0]} name the node {report.node!r}: this one is {renamed!r}"
+            )
+        else:
+            named.append(report)
+    return named, notes
 
 
 def is_probe_record(data: object) -> bool:
@@ -126,10 +188,9 @@ def node_report(data: Mapping[str, Any], path: str = "") -> NodeReport:
     node = str(data.get("node") or data.get("host") or Path(path).stem or "?")
     values: dict[str, float] = {}
     metrics: dict[str, Metric] = {}
+    unmeasured: dict[str, str] = {}
     for row in data.get("benchmarks") or []:
         value = row.get("value")
-        if row.get("status") != "ok" or not _finite(value):
-            continue
         metric = _metric(
             str(row["name"]),
             str(row.get("dtype") or ""),
@@ -137,7 +198,12 @@ def node_report(data: Mapping[str, Any], path: str = "") -> NodeReport:
             str(row.get("device") or ""),
             str(row.get("unit") or ""),
         )
-        values[metric.key], metrics[metric.key] = float(value), metric
+        if row.get("status") == "ok" and _finite(value):
+            values[metric.key], metrics[metric.key] = float(value), metric
+        elif metric.key not in values:  # skipped or failed here: said when the rest of the fleet has it
+            why = " ".join(str(part) for part in (row.get("status") or "no figure", row.get("reason") or "") if part)
+            unmeasured[metric.key] = why
+            metrics.setdefault(metric.key, metric)
     for metric, value in _links(data):
         values[metric.key], metrics[metric.key] = value, metric
     checks = tuple(
@@ -145,7 +211,13 @@ def node_report(data: Mapping[str, Any], path: str = "") -> NodeReport:
         for v in data.get("verdicts") or []
         if v.get("status") == "fail"
     )
-    return NodeReport(node, path, str(data.get("started_at") or ""), values, metrics, facts(data), checks)
+    for key in values:
+        unmeasured.pop(key, None)
+    names = [str(d.get("name")) for d in data.get("devices") or [] if isinstance(d, dict) and d.get("name")]
+    return NodeReport(
+        node, path, str(data.get("started_at") or ""), values, metrics, facts(data), checks, "", unmeasured,
+        len(names), " + ".join(sorted(set(names))), str(Path(path).parent) if path else "",
+    )  # fmt: skip
 
 
 def facts(data: Mapping[str, Any]) -> dict[str, str]:
@@ -153,9 +225,9 @@ def facts(data: Mapping[str, Any]) -> dict[str, str]:
     system = data.get("system") or {}
     gpu = system.get("gpu") or {}
     torch = data.get("torch") or {}
-    names = [str(d.get("name")) for d in data.get("devices") or [] if d.get("name")]
+    names = [str(d.get("name")) for d in data.get("devices") or [] if isinstance(d, dict) and d.get("name")]
     found = {
-        "gpus": f"{len(names)} × {names[0]}" if names and len(set(names)) == 1 else ", ".join(names),
+        "gpus": f"{len(names)} × {names[0]}" if names and len(set(names)) == 1 else ", ".join(names) or "none",
         "driver": gpu.get("driver_version"),
         "cuda": gpu.get("cuda_driver_version"),
         "torch": torch.get("version") if isinstance(torch, dict) else None,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -12,7 +13,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from gpuconfig.core.fleet.diagnose import STATE_NAMES, STATES, Diagnosis, MetricStats, tone
 from gpuconfig.core.i18n import translate
-from gpuconfig.probe.labels import figure
+from gpuconfig.probe.fleet_html import number
 from gpuconfig.ui.theme import Colors
 
 SORT = Qt.ItemDataRole.UserRole + 1
@@ -73,7 +74,7 @@ class HeatmapModel(QAbstractTableModel):
     def show_diagnosis(self, diagnosis: Diagnosis | None) -> None:
         self.beginResetModel()
         self.diagnosis = diagnosis
-        self.stats = [s for s in diagnosis.metrics if s.judged] if diagnosis else []
+        self.stats = diagnosis.columns if diagnosis else []
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
@@ -100,7 +101,7 @@ class HeatmapModel(QAbstractTableModel):
                 "{metric}: median {median} {unit}, spread ±{spread} %, a node is named beyond ±{threshold} %"
             ).format(
                 metric=s.label,
-                median=figure(s.median),
+                median=number(s.median),
                 unit=s.metric.unit,
                 spread=f"{s.spread * 100:.1f}",
                 threshold=f"{s.threshold * 100:.1f}",
@@ -115,8 +116,10 @@ class HeatmapModel(QAbstractTableModel):
         if role == NODE:
             return verdict.node
         if column == 0:
-            if role in (Qt.ItemDataRole.DisplayRole, SORT):
+            if role == Qt.ItemDataRole.DisplayRole:
                 return verdict.node
+            if role == SORT:  # n2 before n10: each run of digits padded
+                return re.sub(r"\d+", lambda m: m.group().zfill(12), verdict.node)
             return None
         if column == 1:
             if role == Qt.ItemDataRole.DisplayRole:
@@ -132,8 +135,9 @@ class HeatmapModel(QAbstractTableModel):
         s = self.stats[column - FIXED]
         value = verdict.report.values.get(s.metric.key)
         deviation = verdict.deviations.get(s.metric.key)
+        threshold = verdict.thresholds.get(s.metric.key, s.threshold)  # the node's own GPU model's
         if role == Qt.ItemDataRole.DisplayRole:
-            return figure(value) if value is not None else "—"
+            return number(value) if value is not None else "—"
         if role == SORT:
             return value if value is not None else float("-inf")
         if role == Qt.ItemDataRole.TextAlignmentRole:
@@ -141,10 +145,10 @@ class HeatmapModel(QAbstractTableModel):
         if deviation is None:
             return None
         if role == Qt.ItemDataRole.BackgroundRole:
-            strength = tone(deviation, s.threshold)
+            strength = tone(deviation, threshold)
             over = self.colors.error if strength < 0 else self.colors.highlight
             return QBrush(blend(over, self.colors.base, abs(strength) * 0.7))
-        if role == Qt.ItemDataRole.FontRole and abs(deviation) > s.threshold:
+        if role == Qt.ItemDataRole.FontRole and abs(deviation) > threshold:
             font = QFont()
             font.setBold(True)
             return font
@@ -152,7 +156,7 @@ class HeatmapModel(QAbstractTableModel):
             return self.tr("{node}, {metric}: {value} {unit}, {change} from the fleet's median").format(
                 node=verdict.node,
                 metric=s.label,
-                value=figure(value or 0.0),
+                value=number(value or 0.0),
                 unit=s.metric.unit,
                 change=f"{deviation * 100:+.1f} %",
             )

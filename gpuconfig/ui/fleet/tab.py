@@ -42,8 +42,8 @@ from gpuconfig.core.i18n import translate
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import write_text_atomic
 from gpuconfig.core.userdata.store import Store
-from gpuconfig.probe.fleet_html import allreduce_line, html, legend
-from gpuconfig.probe.labels import figure, metric_label
+from gpuconfig.probe.fleet_html import allreduce_line, html, legend, number
+from gpuconfig.probe.labels import metric_label
 from gpuconfig.ui.background import BackgroundJob, Jobs
 from gpuconfig.ui.fleet.heatmap import Heatmap
 from gpuconfig.ui.theme import Colors, mark, tint
@@ -256,7 +256,7 @@ class FleetTab(QWidget):
         parts = [self.tr("{nodes} nodes: {states}").format(nodes=len(diagnosis.nodes), states=diagnosis.counts_text())]
         if diagnosis.exclude:
             parts.append(self.tr("leave out: {hosts}").format(hosts=diagnosis.exclude))
-        if diagnosis.allreduce:
+        if allreduce_line(diagnosis):
             parts.append(allreduce_line(diagnosis))
         parts += [finding.message for finding in diagnosis.findings]
         if diagnosis.folder.skipped:
@@ -288,11 +288,13 @@ class FleetTab(QWidget):
 
     def _show_history(self, verdict: NodeVerdict) -> None:
         runs = [*verdict.history, verdict.report]
-        keys = [
-            s.metric.key
-            for s in (self.diagnosis.metrics if self.diagnosis else ())
-            if s.metric.key in verdict.report.values
-        ]
+        keys = list(
+            dict.fromkeys(
+                s.metric.key
+                for s in (self.diagnosis.metrics if self.diagnosis else ())
+                if s.metric.key in verdict.report.values
+            )
+        )
         labels = {s.metric.key: s.label for s in self.diagnosis.metrics} if self.diagnosis else {}
         self.history.clear()
         shape_table(self.history, [self.tr("Metric"), *(r.started_at[:16].replace("T", " ") for r in runs)])
@@ -301,7 +303,7 @@ class FleetTab(QWidget):
             self.history.setItem(row, 0, QTableWidgetItem(labels.get(key, key)))
             for column, run in enumerate(runs, start=1):
                 value = run.values.get(key)
-                item = QTableWidgetItem(figure(value) if value is not None else "—")
+                item = QTableWidgetItem(number(value) if value is not None else "—")
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.history.setItem(row, column, item)
 
@@ -380,5 +382,5 @@ def node_report_html(verdict: NodeVerdict) -> str:
     try:
         data: Any = json.loads(Path(report.path).read_text(encoding="utf-8"))
         return probe_html(judged_again(ProbeRun.from_record(data)))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         return f"<p>{escape(str(exc))}</p>"
