@@ -4,13 +4,13 @@ flags pick one (`--json`, `--html`, else text) and where it goes (standard outpu
 from __future__ import annotations
 
 import sys
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gpuconfig.core.numbers import json_text
+from gpuconfig.core.units import text_width as width
 
 EXIT_OK, EXIT_VERDICT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_CANCELLED = 130  # what shells report for a command ended by SIGINT (128 + 2)
@@ -90,12 +90,6 @@ def deliver(reply: Reply, form: str, target: OutputFile | None) -> None:
         sys.stdout.write(text)
     else:
         target.write(text)
-
-
-def width(text: str) -> int:
-    """Columns `text` takes in a terminal: two for a wide or full-width character (Chinese), one for the rest
-    (Unicode Standard Annex #11, East Asian Width)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def pad(text: str, columns: int) -> str:

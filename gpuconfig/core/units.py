@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from gpuconfig.core.catalog.schema import SCHEMA_CONTEXT, FieldSpec
@@ -40,6 +41,12 @@ def format_value(spec: FieldSpec, value: Any) -> str:
         text = format_number(value)
         return f"{text} {spec.unit}" if spec.unit else text
     return str(value)
+
+
+def text_width(text: str) -> int:
+    """Columns `text` takes in a terminal or a fixed grid: two for a wide or full-width character (Chinese), one
+    for the rest (Unicode Standard Annex #11, East Asian Width)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def format_bytes(value: float) -> str:

@@ -216,11 +216,11 @@ def _probe_nodes(plan: FleetPlan, job: str, states: list[NodeState], progress: P
         for state in states:
             if state.state != RUNNING or state.process is None:
                 continue
-            state.doing = _read(plan.out / STATUS / state.node)
+            state.doing = _last_line(_read(plan.out / STATUS / state.node))
             code = state.process.poll()
             elapsed = time.monotonic() - state.began
             if code is None and elapsed > plan.node_limit_s:
-                _stop(state.process)
+                _stop_all([state.process])
                 state.state, state.seconds = FAILED, round(elapsed, 1)
                 state.reason = f"stopped at its time limit, {plan.node_limit_s:g} s{_node_condition(state.node)}"
             elif code is not None:
@@ -379,17 +379,15 @@ def _node_condition(node: str) -> str:
 
 def _why(code: int | None, log: Path) -> str:
     """Why a step ended badly, from its exit status and the last words srun or the program wrote."""
-    text = _read(log, whole=True)
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in _read(log).splitlines() if line.strip()]
     cancelled = [line for line in lines if "CANCELLED" in line]  # slurmstepd says why it ended a step
     said = [line for line in lines if "error" in line.lower()]
     last = (cancelled or said or lines or [""])[-1].strip("* ")[:300]
     if code is not None and code < 0:
-        what = (
-            f"killed by signal {signal.Signals(-code).name}"
-            if -code in signal.Signals._value2member_map_
-            else f"signal {-code}"
-        )
+        try:
+            what = f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            what = f"signal {-code}"
     else:
         what = f"exit code {code}"
     return f"{what}: {last}" if last else what
@@ -403,10 +401,6 @@ def _scontrol(*args: str) -> str:
     if done.returncode != 0:
         raise SlurmError(f"scontrol {' '.join(args)}: {_last_line(done.stderr) or done.returncode}")
     return done.stdout
-
-
-def _stop(process: subprocess.Popen[bytes] | None) -> None:
-    _stop_all([process])
 
 
 def _stop_all(processes: Sequence[subprocess.Popen[bytes] | None], wait_s: float = 10.0) -> None:
@@ -462,12 +456,12 @@ def _minutes(seconds: float) -> int:
     return max(1, math.ceil(seconds / 60))
 
 
-def _read(path: Path, whole: bool = False) -> str:
+def _read(path: Path) -> str:
+    """A log or status file as it is now, "" while there is none."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        return path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
-    return text if whole else text.strip().splitlines()[-1] if text.strip() else ""
 
 
 def _last_line(text: str) -> str:

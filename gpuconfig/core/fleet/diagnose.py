@@ -207,7 +207,7 @@ def diagnose(
     reporting = [r for n, r in current.items() if not r.failure and n not in stale]
     groups: dict[str, list[NodeReport]] = {}
     for report in reporting:
-        groups.setdefault(report.group, []).append(report)
+        groups.setdefault(report.gpu_model, []).append(report)
     stats = {group: _stats(members, rules, name, group) for group, members in groups.items()}
     majority = _majority(reporting)
     verdicts = []
@@ -221,8 +221,8 @@ def diagnose(
             )
             verdicts.append(NodeVerdict(report, WARNING, (Reason(WARN, "stale", why),), {}, earlier))
             continue
-        mine = stats.get(report.group, {})
-        peers = groups.get(report.group, [])
+        mine = stats.get(report.gpu_model, {})
+        peers = groups.get(report.gpu_model, [])  # judged against the same GPU model
         reasons, deviations = _judge(report, earlier, mine, majority, len(reporting), rules, baseline, name)
         reasons = _hardware(report, peers, reporting, mine) + reasons
         thresholds = {key: s.threshold for key, s in mine.items() if s.judged}

@@ -63,11 +63,6 @@ class NodeReport:
     gpu_model: str = ""  # the GPUs' names, "" for none: nodes are judged against others of the same model
     folder: str = ""  # the folder it was found in (a run's folder)
 
-    @property
-    def group(self) -> str:
-        """The nodes a node is judged against: those with the same GPU model (or without GPUs)."""
-        return self.gpu_model
-
 
 @dataclass(frozen=True)
 class FleetRun:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
@@ -13,6 +12,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from gpuconfig.core.fleet.diagnose import STATE_NAMES, STATES, Diagnosis, MetricStats, tone
 from gpuconfig.core.i18n import translate
+from gpuconfig.core.units import text_width
 from gpuconfig.probe.fleet_html import number
 from gpuconfig.ui.theme import Colors
 
@@ -37,9 +37,7 @@ def header_lines(text: str, columns: int = 16) -> list[str]:
     """`text` in lines of at most `columns` terminal columns (a Chinese character takes two): broken at
     spaces, and inside a word only when the word alone is too wide (Chinese has no spaces)."""
 
-    def width(part: str) -> int:
-        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in part)
-
+    width = text_width
     lines: list[str] = []
     line = ""
     for word in text.split():

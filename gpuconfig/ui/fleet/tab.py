@@ -7,10 +7,11 @@ Reading and judging a folder runs in a background job (a thousand reports take a
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -81,18 +82,14 @@ class FleetTab(QWidget):
         self.open_button.clicked.connect(self._on_open)
         self.reload_button = QPushButton(self.tr("Reload"))
         self.reload_button.clicked.connect(self.reload)
-        self.baseline_button = QPushButton()
-        self.baseline_button.setToolTip(self.tr("A known-good node's probe report, or an earlier fleet report (JSON)"))
-        baseline_menu = QMenu(self.baseline_button)
-        baseline_menu.addAction(self.tr("Choose…"), self._on_baseline)
-        baseline_menu.addAction(self.tr("None"), lambda: self.set_baseline(""))
-        self.baseline_button.setMenu(baseline_menu)
-        self.rules_button = QPushButton()
-        self.rules_button.setToolTip(self.tr("A TOML file of thresholds: threshold, spread_factor, [[metric]] match …"))
-        rules_menu = QMenu(self.rules_button)
-        rules_menu.addAction(self.tr("Choose…"), self._on_rules)
-        rules_menu.addAction(self.tr("Defaults"), lambda: self.set_rules(""))
-        self.rules_button.setMenu(rules_menu)
+        self.baseline_button = _file_button(
+            self.tr("A known-good node's probe report, or an earlier fleet report (JSON)"),
+            self._on_baseline, self.tr("None"), lambda: self.set_baseline(""),
+        )  # fmt: skip
+        self.rules_button = _file_button(
+            self.tr("A TOML file of thresholds: threshold, spread_factor, [[metric]] match …"),
+            self._on_rules, self.tr("Defaults"), lambda: self.set_rules(""),
+        )  # fmt: skip
         self.export_button = QPushButton(self.tr("Export"))
         self.export_button.setObjectName("fleet_export")
         menu = QMenu(self.export_button)
@@ -366,6 +363,17 @@ class FleetTab(QWidget):
             self.status_message.emit(self.tr("Not saved: {why}").format(why=exc.strerror or exc))
             return
         self.status_message.emit(self.tr("Saved {path}").format(path=path))
+
+
+def _file_button(tip: str, choose: Callable[[], None], back: str, clear: Callable[[], None]) -> QPushButton:
+    """A button whose menu chooses a file or goes back to none (its text says which is in use)."""
+    button = QPushButton()
+    button.setToolTip(tip)
+    menu = QMenu(button)
+    menu.addAction(QCoreApplication.translate("FleetTab", "Choose…"), choose)
+    menu.addAction(back, clear)
+    button.setMenu(menu)
+    return button
 
 
 def node_report_html(verdict: NodeVerdict) -> str:
