@@ -5,12 +5,14 @@
 Every result in catalog/calibration.toml whose GPU has the dense rate its precision needs is traced as the
 source ran it (on a fake device: nothing is allocated), giving each intensity class of its matrix products and
 convolutions at the GPU's dense rate and at its bandwidth (the roofline), and the other operators' time at its
-bandwidth. A multi-GPU result's step also waits on what its collectives cannot hide (communication.py, priced
-with the step's work at efficiency 1: the least work there is to hide under). The efficiencies are fitted to
-the published step times of eager PyTorch runs (gpuconfig/core/workload/calibrate.py); each is then predicted
-from a fit on all the others. Results run under torch.compile (`compiled = true`) are predicted and reported, not
-fitted to: the time model prices eager operators, and compilation fuses them. The fit is written to
-catalog/efficiency.toml, which `gpuconfig estimate --gpu` reads, only if it holds out of sample.
+bandwidth; channels-first batch normalization's elements also at one multiprocessor cycle each (its kernels reduce
+a channel in one block of threads; rows marked `channels_last = true` ran channels-last). A multi-GPU result's
+step also waits on what its collectives cannot hide (communication.py, priced with the step's work at efficiency
+1: the least work there is to hide under). The efficiencies are fitted to the published step times of eager
+PyTorch runs (gpuconfig/core/workload/calibrate.py); each is then predicted from a fit on all the others. Results
+run under torch.compile (`compiled = true`) are predicted and reported, not fitted to: the time model prices eager
+operators, and compilation fuses them. The fit is written to catalog/efficiency.toml, which `gpuconfig estimate
+--gpu` reads, only if it holds out of sample.
 """
 
 from __future__ import annotations
@@ -85,6 +87,8 @@ def workload_fields(row: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     if row["id"].endswith("-flagperf") and row["precision"] == "fp32":
         fields["precision"] = "tf32"
         notes.append(TF32_ON_AMPERE)
+    if row.get("channels_last"):
+        fields["channels_last"] = True
     if row["id"] in OVERRIDES:
         extra, why = OVERRIDES[row["id"]]
         fields.update(extra)
@@ -106,6 +110,8 @@ def observation(row: dict[str, Any]) -> Observation:
         launch_s=launch,
         classes=classes,
         fixed_s=row.get("exposed_communication_s", 0.0),
+        batch_norm_s=row.get("batch_norm_s_at_bandwidth", 0.0),
+        batch_norm_sm_s=row.get("batch_norm_s_at_one_sm_cycle_per_element", 0.0),
     )
 
 
@@ -226,6 +232,8 @@ def main() -> int:
                 "compute_s_at_peak": timing.compute_seconds,
                 "conv_s_at_peak": timing.conv_seconds,
                 "memory_s_at_bandwidth": timing.memory_seconds,
+                "batch_norm_s_at_bandwidth": timing.batch_norm_seconds,
+                "batch_norm_s_at_one_sm_cycle_per_element": timing.batch_norm_sm_seconds,
                 "kernels": round(timing.kernels),
                 "launch_s": timing.kernels * launch_each,
                 "classes": [list(c) for c in timing.classes],
@@ -280,6 +288,7 @@ def main() -> int:
     }
     with_compiled = leave_one_out([observation(row) for row in rows])
     efficiencies = {"compute": fit.compute, "conv": fit.conv, "memory": fit.memory}
+    norms = fit.batch_norm_cycles_per_element
     print(f"eager results: {len(eager)}; compiled, reported only: {len(compiled)}")
     result_record = {
         "benchmark": "time_calibration",
@@ -290,6 +299,7 @@ def main() -> int:
         "compiled_results_reported_not_fitted": [row["id"] for row in compiled],
         "leave_one_out_median_abs_error_with_compiled_fitted_too": round(median_abs(with_compiled), 4),
         "efficiency": {k: (round(v, 4) if v is not None else None) for k, v in efficiencies.items()},
+        "batch_norm_cycles_per_element": round(norms, 4) if norms is not None else None,
         "leave_one_out_median_abs_error": round(median_abs(loo), 4),
         "fit_median_abs_error": round(median_abs([r["fit_error"] for r in eager]), 4),
         # each source's results predicted by efficiencies fitted on the other sources' only
@@ -305,10 +315,15 @@ def main() -> int:
         "# real training steps reach, each class of products of like arithmetic intensity taking the longer of its",
         "# FLOPs and its bytes (the roofline); fitted by benchmarks/time_calibration.py to the published results in",
         "# catalog/calibration.toml (each cited there). Do not edit: run the script.",
+        "# batch_norm_cycles_per_element: channels-first batch normalization on a CUDA GPU takes the longer of its",
+        "# bytes at the memory share and this many multiprocessor cycles per element (PyTorch reduces each channel in",
+        "# one block of threads).",
     ]
     for name, value in efficiencies.items():
         # a term no result had time in (None) is never charged: infinite efficiency
         lines.append(f"{name} = {value:.4f}" if value is not None else f"{name} = inf")
+    if norms is not None:  # channels-first batch normalization on a CUDA GPU: SM cycles per byte, where slower
+        lines.append(f"batch_norm_cycles_per_element = {norms:.4f}")
     lines += [
         f"results = {len(observations)}",
         f"leave_one_out_median_abs_error = {median_abs(loo):.4f}",

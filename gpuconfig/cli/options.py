@@ -143,6 +143,11 @@ def workload_options(p: argparse.ArgumentParser, model_required: bool = True) ->
     p.add_argument("--precision", default="amp_bf16", choices=list(PRECISIONS))
     p.add_argument("--optimizer", default="adamw", choices=list(OPTIMIZERS))
     p.add_argument("--checkpointing", action="store_true", help="activation checkpointing")
+    p.add_argument(
+        "--channels-last", action="store_true", dest="channels_last",
+        help="convolution networks: activations in channels-last (NHWC) memory format, PyTorch's default being "
+        "channels-first (NCHW); changes the time estimate's batch normalization on CUDA GPUs",
+    )  # fmt: skip
     p.add_argument("--grad-accum", type=int, default=1, dest="grad_accum")
     p.add_argument("--gpus", type=int, default=1)
     p.add_argument("--strategy", default="ddp", choices=list(STRATEGIES))

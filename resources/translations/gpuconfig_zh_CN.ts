@@ -152,6 +152,10 @@
         <translation>矩阵乘法按稠密算力的 {compute:.0%}、卷积按 {conv:.0%} 计，其他算子按带宽的 {memory:.0%} 计；每类算术强度相近的矩阵乘法取其 FLOPs 耗时与字节耗时中的较长者（roofline 模型）：{source}。torch.compile 会融合算子，通常更快。</translation>
     </message>
     <message>
+        <source>Batch normalization over channels-first tensors takes {cycles:.2f} multiprocessor cycles per element where that is slower than the bandwidth (PyTorch reduces each channel in one block of threads); channels-last does not.</source>
+        <translation>通道优先（NCHW）张量上的批归一化，在比带宽更慢时按每个元素 {cycles:.2f} 个多处理器周期计（PyTorch 在一个线程块内归约每个通道）；通道在后（NHWC）则不受此限。</translation>
+    </message>
+    <message>
         <source>memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
@@ -8709,6 +8713,14 @@ samples</source>
     <message>
         <source>Recompute activations in the backward pass instead of keeping them</source>
         <translation>在反向传播中重新计算激活值，而不是保留它们</translation>
+    </message>
+    <message>
+        <source>Channels-last memory format (NHWC)</source>
+        <translation>通道在后的内存格式（NHWC）</translation>
+    </message>
+    <message>
+        <source>Convolution networks: the model and its inputs moved to torch.channels_last. PyTorch&apos;s default is channels-first (NCHW), whose batch normalization runs well below the memory bandwidth on datacenter GPUs; only the time estimate changes</source>
+        <translation>卷积网络：模型及其输入转为 torch.channels_last。PyTorch 默认为通道优先（NCHW），其批归一化在数据中心 GPU 上远低于内存带宽；只影响时间估算</translation>
     </message>
     <message>
         <source>PEFT&apos;s default for the model</source>

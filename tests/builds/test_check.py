@@ -395,3 +395,18 @@ def test_the_estimate_command_names_only_what_differs_from_the_defaults() -> Non
         "gpuconfig estimate --model 'my model/config.json' --task lora --checkpointing --lora-targets q_proj,v_proj "
         "--gpu nvidia-a10"
     )
+
+
+def test_every_workload_field_is_a_flag_the_estimate_command_reads_back() -> None:
+    import shlex
+
+    from gpuconfig.cli import options
+    from gpuconfig.cli.main import build_parser
+
+    workload = Workload(
+        "resnet-50", task="pretrain", precision="amp_fp16", optimizer="sgd", batch=256, channels_last=True
+    )
+    command = estimate_command(workload, "nvidia-h100-sxm")
+    assert "--channels-last" in command
+    args = build_parser().parse_args(shlex.split(command)[1:])
+    assert options.workload(args) == workload

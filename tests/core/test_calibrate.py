@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from gpuconfig.core.workload.calibrate import CalibrationError, Observation, fit_efficiency, leave_one_out, median_abs
@@ -97,3 +99,43 @@ def test_exposed_collectives_are_added_as_they_are() -> None:
     fit = fit_efficiency(rows)
     two = Observation("two", 0.0, 0.3, 0.0, classes=(("mm", 2.0, 0.1),), fixed_s=0.25)
     assert fit.predict(two) == pytest.approx(fit.predict(rows[0]) + 0.25)
+
+
+def with_batch_norm(
+    name: str, classes: list[tuple[str, float, float]], memory: float, norm: float, sm: float
+) -> Observation:
+    """At the roofline as at_roofline, `norm` of the other operators' `memory` seconds being batch normalization,
+    which takes `sm` seconds at one SM cycle per element and is paced at 0.4 cycles per element where that is slower."""
+    rate = {"mm": 0.6, "conv": 0.4}
+    time = sum(max(f / rate[kind], b / 0.75) for kind, f, b in classes) + (memory - norm) / 0.75
+    time += max(norm / 0.75, 0.4 * sm)
+    return Observation(name, 0.0, memory, time, classes=tuple(classes), batch_norm_s=norm, batch_norm_sm_s=sm)
+
+
+def test_sm_paced_batch_normalization_is_fitted_in_cycles_per_element() -> None:
+    rows = [
+        with_batch_norm("datacenter", [("conv", 1.0, 0.3)], 0.8, 0.4, 3.0),  # SM-paced: 1.2 s against 0.53 s
+        with_batch_norm("geforce", [("conv", 1.2, 0.2)], 0.9, 0.5, 0.5),  # bandwidth-paced: 0.67 s against 0.2 s
+        with_batch_norm("datacenter-2", [("conv", 0.5, 0.6), ("mm", 0.3, 0.1)], 0.6, 0.3, 2.0),
+        with_batch_norm("transformer", [("mm", 2.0, 0.1), ("mm", 1.0, 0.2)], 0.3, 0.0, 0.0),
+        with_batch_norm("bandwidth-bound", [("mm", 0.1, 0.9), ("conv", 0.2, 1.0)], 0.5, 0.0, 0.0),
+        with_batch_norm("mixed", [("mm", 0.5, 0.45), ("conv", 0.6, 0.1)], 1.0, 0.2, 1.5),
+        with_batch_norm("channels-last", [("conv", 0.8, 0.1)], 0.7, 0.3, 0.0),  # not SM-paced
+    ]
+    fit = fit_efficiency(rows)
+    assert fit.batch_norm_cycles_per_element == pytest.approx(0.4, rel=1e-3)
+    assert fit.memory == pytest.approx(0.75, rel=1e-3)
+    assert fit.conv == pytest.approx(0.4, rel=1e-3)
+    assert max(abs(e) for e in leave_one_out(rows)) < 0.03  # one paced row fewer: the pace less pinned
+    # without the SM pace the datacenter rows cannot be made
+    alike = [replace(row, batch_norm_sm_s=0.0) for row in rows]
+    assert fit_efficiency(alike).batch_norm_cycles_per_element is None
+    assert max(abs(e) for e in leave_one_out(alike)) > 0.05
+
+
+def test_a_pace_no_result_needs_is_not_charged() -> None:
+    rows = [at_roofline("a", [("mm", 2.0, 0.1)], 0.3), at_roofline("b", [("mm", 0.1, 0.9)], 0.5)]
+    fit = fit_efficiency(rows)
+    assert fit.batch_norm_cycles_per_element is None
+    paced = Observation("paced", 0.0, 0.3, 0.0, classes=(("mm", 2.0, 0.1),), batch_norm_s=0.2, batch_norm_sm_s=5.0)
+    assert fit.predict(paced) == pytest.approx(fit.predict(rows[0]))  # at the memory efficiency, as before

@@ -333,3 +333,15 @@ def test_measured_speed_prices_the_step_from_the_newest_probe_run(qtbot, tab: Wo
     tab.form.measured.setChecked(False)
     wait_for_answer(qtbot, tab)
     assert tab.answer is not None and tab.answer.gpu is None  # back to a CPU answer with no time
+
+
+def test_channels_last_round_trips_and_means_nothing_on_the_cpu(qtbot, tab: WorkloadTab) -> None:  # type: ignore[no-untyped-def]
+    form = tab.form
+    nhwc = Workload("resnet-50", task="pretrain", precision="amp_fp16", optimizer="sgd", channels_last=True)
+    form.set_workload(nhwc)
+    assert form.channels_last.isChecked() and form.workload() == nhwc
+    assert form.channels_last.isEnabled()
+    form.set_workload(nhwc.with_changes(device="cpu"))
+    assert not form.channels_last.isEnabled()
+    form.set_workload(nhwc.with_changes(channels_last=False))
+    assert not form.workload().channels_last

@@ -37,7 +37,11 @@ def efficiency() -> Efficiency | None:
         return None
     with path.open("rb") as handle:
         data = tomllib.load(handle)
-    return Efficiency(float(data["compute"]), float(data["memory"]), str(data["source"]), float(data["conv"]))
+    norms = data.get("batch_norm_cycles_per_element")
+    return Efficiency(
+        float(data["compute"]), float(data["memory"]), str(data["source"]), float(data["conv"]),
+        float(norms) if norms is not None else None,
+    )  # fmt: skip
 
 
 @cache
@@ -243,6 +247,7 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "throughput": {"samples_per_s": t.samples_per_s, "tokens_per_s": t.tokens_per_s},
             "compute_seconds": t.compute_seconds,
             "memory_seconds": t.memory_seconds,
+            "batch_norm_seconds": t.batch_norm_seconds,
             "conv_seconds": t.conv_seconds,
             "bound": t.bound,
             "priced_seconds": dict(zip(("matmuls", "convolutions", "other", "set_by_bytes"), t.priced(), strict=True)),
@@ -254,6 +259,7 @@ def answer_record(answer: Answer) -> dict[str, Any]:
                 "compute": t.efficiency.compute,
                 "conv": t.efficiency.conv,
                 "memory": t.efficiency.memory,
+                "batch_norm_cycles_per_element": t.efficiency.batch_norm_cycles_per_element,
                 "source": t.efficiency.source,
             },
         }

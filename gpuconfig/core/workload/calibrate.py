@@ -4,9 +4,12 @@ Priced at the roofline (Williams, Waterman and Patterson, "Roofline", CACM 52(4)
 and convolutions come in classes of arithmetic intensity (FLOPs per byte), and each class takes the longer of its
 FLOPs at the dense rate times 1/e_c (1/e_v for convolutions) and its bytes at the bandwidth times 1/e_m; every other
 operator takes its bytes at the bandwidth times 1/e_m. A datacenter GPU's rate is high beside its bandwidth, so more
-of a step's products are bandwidth-bound there than on a GeForce card: one set of efficiencies holds for both. Those
-efficiencies are found by a search (the max makes the error piecewise in them): a grid of 1/e from 1 to 40 per term,
-then a pattern search from its best point. Without intensity classes (`Observation.classes` empty) the model is the
+of a step's products are bandwidth-bound there than on a GeForce card: one set of efficiencies holds for both.
+Channels-first batch normalization on a CUDA GPU takes the longer of its bytes at the bandwidth times 1/e_m and its
+elements at c multiprocessor cycles each (PyTorch reduces each channel in one block of threads, so where the
+bandwidth is high beside the SMs, on a datacenter card, they pace it). Those efficiencies and c are found by a search
+(the max makes the error piecewise in them): a grid of 1/e from 1 to 40 per term and of c from 1/64 to 64, then a
+pattern search from its best point. Without intensity classes (`Observation.classes` empty) the model is the
 older linear one below.
 
 The linear model says a step takes compute/e_c + conv/e_v + memory/e_m: matrix-multiply FLOPs and convolution
@@ -42,6 +45,10 @@ class Observation:
     # rate, seconds at the bandwidth), all at efficiency 1; compute_s and conv_s then hold no FLOPs of theirs.
     classes: tuple[tuple[str, float, float], ...] = ()
     fixed_s: float = 0.0  # time no efficiency scales (collectives between GPUs left exposed), added as it is
+    # Batch normalization's part of memory_s, and its elements at one multiprocessor cycle each where the SMs pace
+    # its kernels (channels-first on a CUDA GPU; else 0): it takes the longer of the two (Efficiency.other_seconds).
+    batch_norm_s: float = 0.0
+    batch_norm_sm_s: float = 0.0
 
     def times(self) -> tuple[float, float, float]:
         return (self.compute_s, self.conv_s, self.memory_s)
@@ -54,11 +61,15 @@ class Fit:
     compute: float | None
     conv: float | None
     memory: float | None
+    batch_norm_cycles_per_element: float | None = None  # None: no result had SM-paced batch normalization
 
     def predict(self, observation: Observation) -> float:
         """The GPU's work at the fitted efficiencies, or the host's kernel launches where they take longer."""
         efficiencies = (self.compute, self.conv, self.memory)
         work = sum(t / e for t, e in zip(observation.times(), efficiencies, strict=True) if t and e)
+        if self.batch_norm_cycles_per_element and self.memory and observation.batch_norm_sm_s:
+            paced = observation.batch_norm_sm_s * self.batch_norm_cycles_per_element
+            work += max(0.0, paced - observation.batch_norm_s / self.memory)  # the longer of the two paces
         rate = {"mm": self.compute, "conv": self.conv}
         for kind, at_rate, at_bandwidth in observation.classes:
             work += max(at_rate / (rate[kind] or 1.0), at_bandwidth / (self.memory or 1.0))
@@ -136,6 +147,7 @@ def median_abs(errors: list[float]) -> float:
 
 # 1/e from 1 (the peak) to 40 (2.5 % of it), geometrically spaced, for the roofline search's first grid.
 GRID = 32
+CYCLE_GRID = 13  # SM cycles per byte from 1/64 to 64: a factor of 2 apart, then the pattern search
 LEAST_EFFICIENCY = 1 / 40
 
 
@@ -147,10 +159,13 @@ def _fit_roofline(observations: list[Observation]) -> Fit:
     at_rate = {kind: np.zeros((rows, width)) for kind in ("mm", "conv")}
     at_bandwidth = np.zeros((rows, width))
     linear = np.zeros((rows, 3))
+    norm_bytes, norm_cycles = np.zeros(rows), np.zeros(rows)  # SM-paced batch normalization: both its paces
     target = np.ones(rows)
     for i, o in enumerate(observations):
         time_left = o.measured_s - o.fixed_s  # what the efficiencies must account for
         linear[i] = [t / time_left for t in o.times()]
+        if o.batch_norm_sm_s:
+            norm_bytes[i], norm_cycles[i] = o.batch_norm_s / time_left, o.batch_norm_sm_s / time_left
         for j, (kind, rate_s, bandwidth_s) in enumerate(o.classes):
             at_rate[kind][i, j] = rate_s / time_left
             at_bandwidth[i, j] = bandwidth_s / time_left
@@ -164,36 +179,46 @@ def _fit_roofline(observations: list[Observation]) -> Fit:
     def axis(name: str) -> Any:
         return grid if present[name] else np.ones(1)
 
-    def errors(mm: Any, conv: Any, memory: Any) -> Any:
-        """Squared relative error summed over rows, for arrays of 1/e broadcast against each other."""
+    paced = bool(norm_cycles.any())
+
+    def errors(mm: Any, conv: Any, memory: Any, cycles: float = 0.0) -> Any:
+        """Squared relative error summed over rows, for arrays of 1/e broadcast against each other, with batch
+        normalization's elements at `cycles` SM cycles each where that is the slower pace."""
         mm, conv, memory = (np.asarray(v, dtype=float)[..., None, None] for v in (mm, conv, memory))
         compute = at_rate["mm"] * mm + at_rate["conv"] * conv
         work = np.maximum(compute, at_bandwidth * memory).sum(-1)
         work = work + linear[:, 0] * mm[..., 0] + linear[:, 1] * conv[..., 0] + linear[:, 2] * memory[..., 0]
+        if cycles:
+            work = work + np.maximum(0.0, norm_cycles * cycles - norm_bytes * memory[..., 0])
         return ((work - target) ** 2).sum(-1)
 
-    best_error, best = np.inf, (1.0, 1.0, 1.0)
+    best_error, best = np.inf, (1.0, 1.0, 1.0, 0.0)
     mm_axis, conv_axis = axis("mm"), axis("conv")
-    for memory in axis("memory"):
-        table = errors(mm_axis[:, None], conv_axis[None, :], memory)
-        at = np.unravel_index(int(np.argmin(table)), table.shape)
-        if table[at] < best_error:
-            best_error, best = float(table[at]), (float(mm_axis[at[0]]), float(conv_axis[at[1]]), float(memory))
+    # SM cycles per element: none, or from 1/64 to 64 (64 cycles an element: far slower than any kernel streams)
+    cycle_axis = [0.0, *np.geomspace(1 / 64, 64, CYCLE_GRID)] if paced else [0.0]
+    for cycles in cycle_axis:
+        for memory in axis("memory"):
+            table = errors(mm_axis[:, None], conv_axis[None, :], memory, cycles)
+            at = np.unravel_index(int(np.argmin(table)), table.shape)
+            if table[at] < best_error:
+                chosen = (float(mm_axis[at[0]]), float(conv_axis[at[1]]), float(memory), float(cycles))
+                best_error, best = float(table[at]), chosen
     step = float(grid[1] / grid[0]) if GRID > 1 else 1.1
     point = list(best)
     while step > 1.0005:  # pattern search: move one term at a time while the error falls
         moved = False
-        for term, name in enumerate(("mm", "conv", "memory")):
-            if not present[name]:
+        for term, name in enumerate(("mm", "conv", "memory", "cycles")):
+            if not (present[name] if term < 3 else paced and point[3] > 0):
                 continue
             for factor in (step, 1 / step):
                 trial = list(point)
-                trial[term] = min(max(trial[term] * factor, 1.0), 1 / LEAST_EFFICIENCY)
+                low, high = (1.0, 1 / LEAST_EFFICIENCY) if term < 3 else (1 / 256, 256.0)
+                trial[term] = min(max(trial[term] * factor, low), high)
                 error = float(errors(*trial))
                 if error < best_error * (1 - 1e-12):
                     best_error, point, moved = error, trial, True
         if not moved:
             step = step**0.5
     names = ("mm", "conv", "memory")
-    mm, conv, memory = (1 / x if present[name] else None for x, name in zip(point, names, strict=True))
-    return Fit(mm, conv, memory)
+    mm, conv, memory = (1 / x if present[name] else None for x, name in zip(point[:3], names, strict=True))
+    return Fit(mm, conv, memory, point[3] if paced and point[3] > 0 else None)

@@ -66,6 +66,8 @@ POINT_KEYS = (
     "kernels",
     "matmul_bytes",
     "other_bytes",
+    "batch_norm_bytes",
+    "batch_norm_elements",
     "kv_cache_bytes",
     "cpu_heap_peak_bytes",
     "cpu_heap_peak_low_bytes",

@@ -495,6 +495,32 @@ class GpuSpec:
             str(specs.get("form_factor") or ""),
         )
 
+    @property
+    def sm_cycles_per_s(self) -> float | None:
+        """Multiprocessor cycles a second, all SMs together: the FP32 rate over the FP32 results an SM gives per
+        clock (FP32_PER_SM_CLOCK); None where either is unknown (not an NVIDIA GPU, or a compute capability the
+        table lacks)."""
+        known = self.cc_major is not None and self.cc_minor is not None
+        lanes = FP32_PER_SM_CLOCK.get((self.cc_major or 0, self.cc_minor or 0)) if known else None
+        if not lanes or not self.fp32_tflops:
+            return None
+        return float(self.fp32_tflops) * 1e12 / 2 / lanes  # an FMA is two FLOPs
+
+
+# 32-bit floating-point add, multiply and multiply-add results per clock per multiprocessor, by compute capability:
+# NVIDIA, CUDA C++ Programming Guide, "Arithmetic Instructions", table "Throughput of Native Arithmetic
+# Instructions" (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#arithmetic-instructions).
+FP32_PER_SM_CLOCK = {
+    (6, 0): 64,
+    (6, 1): 128,
+    (7, 0): 64,
+    (7, 5): 64,
+    (8, 0): 64,
+    (8, 6): 128,
+    (8, 9): 128,
+    (9, 0): 128,
+}  # Blackwell (10.x, 12.x) is left out until a source read here gives its column
+
 
 @dataclass(frozen=True)
 class Efficiency:
@@ -505,6 +531,18 @@ class Efficiency:
     memory: float
     source: str
     conv: float = 1.0  # convolutions (cuDNN)
+    # Multiprocessor cycles each element of channels-first batch normalization takes on a CUDA GPU (its kernels
+    # are paced by the SMs where the bandwidth is high beside them: counting.BATCH_NORM); None: not calibrated,
+    # its bytes take the bandwidth share as every other operator's.
+    batch_norm_cycles_per_element: float | None = None
+
+    def other_seconds(self, memory_s: float, batch_norm_s: float, batch_norm_sm_s: float) -> float:
+        """The operators other than products: all their bytes take `memory_s` at the full bandwidth, of which
+        batch normalization takes `batch_norm_s`, or `batch_norm_sm_s` at one SM cycle per element where its
+        kernels are paced by the SMs (0: they are not); that part takes the longer of its two paces."""
+        rest = (memory_s - batch_norm_s) / self.memory
+        paced = batch_norm_sm_s * (self.batch_norm_cycles_per_element or 0.0)
+        return rest + max(batch_norm_s / self.memory, paced)
 
 
 class NoRate(ValueError):
@@ -584,6 +622,10 @@ class Timing:
     # The products' intensity classes, each (kind "mm" or "conv", seconds at the dense rate, seconds at the
     # bandwidth), per step at efficiency 1: what the roofline priced (empty for an older trace).
     classes: tuple[tuple[str, float, float], ...] = ()
+    # Batch normalization's part of memory_seconds, and its elements at one multiprocessor cycle each
+    # (channels-first on a CUDA GPU; else 0), per step: what Efficiency.other_seconds prices.
+    batch_norm_seconds: float = 0.0
+    batch_norm_sm_seconds: float = 0.0
     # Several GPUs: the step's wait on its collectives beyond its work (in step_seconds), and over which link.
     communication_seconds: float = 0.0
     link: str = ""
@@ -599,8 +641,9 @@ class Timing:
         """Per step as priced: matrix products, convolutions and other operators at their efficiencies, and the
         part of the products' time their bytes set (bandwidth-bound classes at the roofline)."""
         e = self.efficiency
+        other = e.other_seconds(self.memory_seconds, self.batch_norm_seconds, self.batch_norm_sm_seconds)
         if not self.classes:
-            return self.compute_seconds / e.compute, self.conv_seconds / e.conv, self.memory_seconds / e.memory, 0.0
+            return self.compute_seconds / e.compute, self.conv_seconds / e.conv, other, 0.0
         rate = {"mm": e.compute, "conv": e.conv}
         spent = {"mm": 0.0, "conv": 0.0}
         by_bytes = 0.0
@@ -608,7 +651,7 @@ class Timing:
             compute, moving = at_rate / rate[kind], at_bandwidth / e.memory
             spent[kind] += max(compute, moving)
             by_bytes += moving if moving > compute else 0.0
-        return spent["mm"], spent["conv"], self.memory_seconds / e.memory, by_bytes
+        return spent["mm"], spent["conv"], other, by_bytes
 
 
 def intensity_classes(
@@ -674,15 +717,23 @@ def time_at(
 
     conv = at_peak(fitted.flops_by_dtype(batch, seq, "convflops."))
     compute = at_peak(fitted.flops_by_dtype(batch, seq)) - conv
-    memory = fitted.at("other_bytes", batch, seq) / (gpu.bandwidth_gbs * 1e9) if gpu.bandwidth_gbs else 0.0
+    bandwidth = gpu.bandwidth_gbs * 1e9
+    memory = fitted.at("other_bytes", batch, seq) / bandwidth if bandwidth else 0.0
+    norm_bytes = fitted.at("batch_norm_bytes", batch, seq)
+    batch_norm = min(memory, norm_bytes / bandwidth) if bandwidth else 0.0
+    # Channels-first batch normalization on a CUDA GPU: PyTorch's kernels reduce each channel in one block, so the
+    # multiprocessors pace them where the bandwidth outruns them (a datacenter card); channels-last ones stream.
+    cycles = gpu.sm_cycles_per_s if workload.device == "cuda" and not workload.channels_last else None
+    batch_norm_sm = fitted.at("batch_norm_elements", batch, seq) / cycles if cycles else 0.0
+    other = efficiency.other_seconds(memory, batch_norm, batch_norm_sm)
     classes = intensity_classes(fitted, batch, seq, gpu, workload.precision)
     if classes:  # each class of products at the roofline: the longer of its FLOPs and its bytes
         rate = {"mm": efficiency.compute, "conv": efficiency.conv}
-        micro = memory / efficiency.memory + sum(
+        micro = other + sum(
             max(at_rate / rate[kind], at_bandwidth / efficiency.memory) for kind, at_rate, at_bandwidth in classes
         )
     else:  # a trace without intensity classes: every FLOP at the rate, every other byte at the bandwidth
-        micro = compute / efficiency.compute + conv / efficiency.conv + memory / efficiency.memory
+        micro = compute / efficiency.compute + conv / efficiency.conv + other
     if workload.strategy == "tp" and workload.gpus > 1:
         micro /= workload.gpus
     # The host issues each kernel while the GPU runs the ones before: the slower of the two paces the step.
@@ -700,6 +751,7 @@ def time_at(
         step, samples, tokens, compute * accum, memory * accum, gpu.id, efficiency, conv * accum,
         launch_seconds=launch, kernels=kernels, bound=bound,
         classes=tuple((kind, at_rate * accum, at_bandwidth * accum) for kind, at_rate, at_bandwidth in classes),
+        batch_norm_seconds=batch_norm * accum, batch_norm_sm_seconds=batch_norm_sm * accum,
     )  # fmt: skip
     if decode is None or workload.training or workload.generate <= 1:  # one token: the prompt's pass gives it
         return timing

@@ -106,6 +106,9 @@ class Workload:
     lora_dropout: float = 0.0
     double_quant: bool = False  # bitsandbytes' bnb_4bit_use_double_quant (BitsAndBytesConfig default: False)
     attention: str = "auto"
+    # Convolution networks' activations in channels-last (NHWC) memory format (model.to(memory_format=
+    # torch.channels_last)); PyTorch's default is channels-first (NCHW). Only the time estimate reads it.
+    channels_last: bool = False
 
     def __post_init__(self) -> None:
         _check_choice("task", self.task, TASKS)

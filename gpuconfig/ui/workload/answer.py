@@ -283,16 +283,20 @@ class AnswerView(QWidget):
             )
         )
         efficiency = timing.efficiency
-        self.timing.setToolTip(
-            self.tr(
-                "Matmuls at {compute:.0%} and convolutions at {conv:.0%} of the dense rate, other operators at "
-                "{memory:.0%} of the bandwidth; each class of matmuls of like arithmetic intensity takes the longer "
-                "of its FLOPs and its bytes (the roofline): {source}. torch.compile fuses operators and is usually "
-                "faster."
-            ).format(
-                compute=efficiency.compute, conv=efficiency.conv, memory=efficiency.memory, source=efficiency.source
-            )
-        )
+        tip = self.tr(
+            "Matmuls at {compute:.0%} and convolutions at {conv:.0%} of the dense rate, other operators at "
+            "{memory:.0%} of the bandwidth; each class of matmuls of like arithmetic intensity takes the longer "
+            "of its FLOPs and its bytes (the roofline): {source}. torch.compile fuses operators and is usually "
+            "faster."
+        ).format(compute=efficiency.compute, conv=efficiency.conv, memory=efficiency.memory, source=efficiency.source)
+        cycles = efficiency.batch_norm_cycles_per_element
+        if cycles and timing.batch_norm_sm_seconds:
+            tip += " " + self.tr(
+                "Batch normalization over channels-first tensors takes {cycles:.2f} multiprocessor cycles per element "
+                "where that is slower than the bandwidth (PyTorch reduces each channel in one block of threads); "
+                "channels-last does not."
+            ).format(cycles=cycles)
+        self.timing.setToolTip(tip)
         self.timing.setForegroundRole(QPalette.ColorRole.WindowText)
 
     def _show_generation(self, timing: Timing) -> None:

@@ -13,6 +13,19 @@ from . import torch_private
 # bandwidth-bound (Williams, Waterman and Patterson, "Roofline", Communications of the ACM 52(4), 2009).
 CLASSES_PER_OCTAVE = 4
 
+# Batch normalization, forward and backward: its bytes and elements are counted apart because on a CUDA GPU,
+# over a channels-first (NCHW) tensor, PyTorch's kernels reduce each channel over the batch and the image in one
+# block of threads (aten/src/ATen/native/cuda/Normalization.cuh, batch_norm_collect_statistics_kernel: `plane =
+# blockIdx.x`), so the multiprocessors' instructions per element pace them more than memory bandwidth does,
+# where channels-last (NHWC) kernels stream (estimate.time_at).
+BATCH_NORM = frozenset(
+    {
+        *("native_batch_norm", "native_batch_norm_backward", "batch_norm_backward"),
+        *("_native_batch_norm_legit", "_native_batch_norm_legit_functional", "_native_batch_norm_legit_no_training"),
+        *("cudnn_batch_norm", "cudnn_batch_norm_backward", "miopen_batch_norm", "miopen_batch_norm_backward"),
+    }
+)
+
 
 def intensity_class(flops: float, moved: float) -> int:
     """The class of an operator's FLOPs per byte moved (its inputs, weights and outputs once each)."""
@@ -37,6 +50,8 @@ def op_counter() -> Any:
             self.conv_flops: dict[str, int] = {}
             self.matmul_bytes = 0
             self.other_bytes = 0
+            self.batch_norm_bytes = 0  # the part of other_bytes that BATCH_NORM operators move
+            self.batch_norm_elements = 0  # and the elements of those tensors
             self.kernels = 0  # operators that move data: each launches at least one kernel on a GPU
             # "kind.dtype.class" -> [FLOPs, bytes]: kind "mm" (matrix products, attention) or "conv"
             self.by_intensity: dict[str, list[int]] = {}
@@ -65,6 +80,9 @@ def op_counter() -> Any:
                     totals[1] += moved
             else:
                 self.other_bytes += moved
+                if packet.__name__ in BATCH_NORM:
+                    self.batch_norm_bytes += moved
+                    self.batch_norm_elements += sum(t.numel() for t in tensors)
             return out
 
     return OpCounter()

@@ -220,6 +220,8 @@ def trace_point(
         "flops": sum(counter.flops.values()),
         "matmul_bytes": counter.matmul_bytes,
         "other_bytes": counter.other_bytes,
+        "batch_norm_bytes": counter.batch_norm_bytes,
+        "batch_norm_elements": counter.batch_norm_elements,
         "kernels": counter.kernels,
     }
 
