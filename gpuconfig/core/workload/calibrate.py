@@ -147,7 +147,7 @@ def median_abs(errors: list[float]) -> float:
 
 # 1/e from 1 (the peak) to 40 (2.5 % of it), geometrically spaced, for the roofline search's first grid.
 GRID = 32
-CYCLE_GRID = 13  # SM cycles per byte from 1/64 to 64: a factor of 2 apart, then the pattern search
+CYCLE_GRID = 13  # SM cycles per element from 1/64 to 64: a factor of 2 apart, then the pattern search
 LEAST_EFFICIENCY = 1 / 40
 
 
