@@ -322,7 +322,7 @@ def main() -> int:
     for name, value in efficiencies.items():
         # a term no result had time in (None) is never charged: infinite efficiency
         lines.append(f"{name} = {value:.4f}" if value is not None else f"{name} = inf")
-    if norms is not None:  # channels-first batch normalization on a CUDA GPU: SM cycles per byte, where slower
+    if norms is not None:  # channels-first batch normalization on a CUDA GPU: SM cycles per element, where slower
         lines.append(f"batch_norm_cycles_per_element = {norms:.4f}")
     lines += [
         f"results = {len(observations)}",

@@ -132,6 +132,14 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
             split += f" ({share:.0%} of the matmuls' and convolutions' time set by their bytes, at the roofline)"
         if split:
             out.append(f"  {split}")
+        cycles = t["efficiency"].get("batch_norm_cycles_per_element")
+        if t.get("batch_norm_sm_seconds") and cycles:
+            out.append(
+                f"  channels-first batch normalization: the longer of its bytes at the bandwidth share and "
+                f"{cycles:.2f} multiprocessor cycles per element (--channels-last prices the NHWC kernels)"
+            )
+        if t.get("batch_norm_unpaced"):
+            out.append(f"  {t['batch_norm_unpaced']}")
         if t["communication_seconds"] > 0:
             out.append(f"  waits {t['communication_seconds']:.3g} s per step on the GPUs' collectives over {t['link']}")
         if t["bound"] == "kernel launches":

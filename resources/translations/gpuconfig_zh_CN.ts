@@ -8344,6 +8344,10 @@ samples</source>
         <translation>{gpu}：硬件目录中没有其 {rate} 稠密算力数据</translation>
     </message>
     <message>
+        <source>channels-first batch normalization priced at the bandwidth share only: {gpu}&apos;s multiprocessor figures (its compute capability&apos;s FP32 results per SM per clock, or its datasheet FP32 rate) are not known here, so it may take longer</source>
+        <translation>通道优先的批归一化只按带宽份额计价：此处不知道 {gpu} 的多处理器参数（其计算能力每个 SM 每时钟的 FP32 结果数，或数据手册上的 FP32 速率），实际可能更慢</translation>
+    </message>
+    <message>
         <source>no {kind} accuracy band has been measured: a tenth kept free</source>
         <translation>尚未测得 {kind} 的误差范围：预留十分之一</translation>
     </message>
@@ -8490,6 +8494,10 @@ samples</source>
     <message>
         <source>checkpointing</source>
         <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>channels-last</source>
+        <translation>通道在后</translation>
     </message>
 </context>
 <context>
@@ -8901,8 +8909,8 @@ samples</source>
         <translation>从预设开始：</translation>
     </message>
     <message>
-        <source>Batch, length, accumulation, GPU count, strategy and GPU model are answered at once from the model&apos;s trace. Model, task, precision, optimizer, checkpointing, attention, device and the LoRA settings (all but alpha) need a new trace: PyTorch runs the real model on fake tensors in a separate process (seconds to a minute; kept on disk, so each is traced once).</source>
-        <translation>批大小、序列长度、梯度累积、GPU 数量、并行策略和 GPU 型号可根据模型的追踪结果立即得出。模型、任务、精度、优化器、检查点、注意力、设备以及 LoRA 设置（alpha 除外）需要重新追踪：PyTorch 会在单独的进程中用伪张量运行真实模型（耗时数秒到一分钟；结果保存在磁盘上，因此每种组合只需追踪一次）。</translation>
+        <source>Batch, length, accumulation, GPU count, strategy, memory format and GPU model are answered at once from the model&apos;s trace. Model, task, precision, optimizer, checkpointing, attention, device and the LoRA settings (all but alpha) need a new trace: PyTorch runs the real model on fake tensors in a separate process (seconds to a minute; kept on disk, so each is traced once).</source>
+        <translation>批大小、序列长度、梯度累积、GPU 数量、并行策略、内存格式和 GPU 型号可根据模型的追踪结果立即得出。模型、任务、精度、优化器、检查点、注意力、设备以及 LoRA 设置（alpha 除外）需要重新追踪：PyTorch 会在单独的进程中用伪张量运行真实模型（耗时数秒到一分钟；结果保存在磁盘上，因此每种组合只需追踪一次）。</translation>
     </message>
     <message>
         <source>Cancel</source>

@@ -139,3 +139,18 @@ def test_a_pace_no_result_needs_is_not_charged() -> None:
     assert fit.batch_norm_cycles_per_element is None
     paced = Observation("paced", 0.0, 0.3, 0.0, classes=(("mm", 2.0, 0.1),), batch_norm_s=0.2, batch_norm_sm_s=5.0)
     assert fit.predict(paced) == pytest.approx(fit.predict(rows[0]))  # at the memory efficiency, as before
+
+
+def test_a_pace_that_is_the_slower_one_on_no_result_is_not_kept() -> None:
+    # every row's batch norm streams at its bytes faster than the slowest pace searched (64 cycles an element)
+    # would take: nothing measures the pace, so none is fitted
+    rows = [
+        with_batch_norm("a", [("conv", 1.0, 0.3)], 0.8, 0.4, 0.005),
+        with_batch_norm("b", [("conv", 1.2, 0.2)], 0.9, 0.5, 0.005),
+        with_batch_norm("c", [("mm", 2.0, 0.1), ("mm", 1.0, 0.2)], 0.3, 0.0, 0.0),
+        with_batch_norm("d", [("mm", 0.1, 0.9), ("conv", 0.2, 1.0)], 0.5, 0.1, 0.001),
+        with_batch_norm("e", [("mm", 0.5, 0.45), ("conv", 0.6, 0.1)], 1.0, 0.2, 0.002),
+    ]
+    fit = fit_efficiency(rows)
+    assert fit.batch_norm_cycles_per_element is None
+    assert fit.memory == pytest.approx(0.75, rel=1e-3)

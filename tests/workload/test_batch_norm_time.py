@@ -65,3 +65,41 @@ def test_without_a_calibrated_pace_or_on_the_cpu_batch_norm_takes_the_memory_sha
         fitted(), workload.with_changes(device="cpu"), resolve_model("resnet-50"), 1, 224, DATACENTER, EFFICIENCY
     )
     assert on_cpu.batch_norm_sm_seconds == 0 and on_cpu.step_seconds == pytest.approx(timing.step_seconds)
+
+
+def test_inference_is_not_paced_eval_mode_batch_norm_has_no_reduction() -> None:
+    assert step(DATACENTER, task="inference") == pytest.approx(OTHER_BYTES / (2000 * GB * 0.5))
+
+
+def test_a_card_whose_sm_figures_are_unknown_says_its_batch_norm_may_take_longer() -> None:
+    blackwell = GpuSpec("bw", "Blackwell", 180 * 1024**3, 8000.0, 80.0, None, 2250.0, 2250.0, None, 10, 0)
+    assert blackwell.sm_cycles_per_s is None  # compute capability 10.0: not in the table
+    workload = Workload(model="resnet-50", task="pretrain", precision="amp_fp16", optimizer="sgd", batch=1)
+    timing = time_at(fitted(), workload, resolve_model("resnet-50"), 1, 224, blackwell, EFFICIENCY)
+    assert timing.batch_norm_sm_seconds == 0 and "Blackwell" in timing.batch_norm_unpaced
+    nhwc = time_at(
+        fitted(), workload.with_changes(channels_last=True), resolve_model("resnet-50"), 1, 224, blackwell, EFFICIENCY
+    )
+    assert nhwc.batch_norm_unpaced == ""  # channels-last needs no pace
+
+
+def test_measured_rates_keep_the_datasheets_sm_figures_and_the_fitted_pace() -> None:
+    from dataclasses import replace
+
+    from gpuconfig.core.workload.answer import efficiency, measured_efficiency
+
+    catalog = GpuSpec.from_specs(
+        "dc",
+        "Datacenter",
+        {"memory_gb": 80, "memory_bandwidth_gbs": 2000, "fp32_tflops": 19.5, "compute_capability": "8.0"},
+    )
+    measured = replace(catalog, fp32_tflops=17.0, bandwidth_gbs=1700.0, measured="by a probe")
+    assert measured.sm_cycles_per_s == pytest.approx(19.5e12 / 2 / 64)  # the datasheet's, not the matmul's
+    assert replace(measured, datasheet_fp32_tflops=None).sm_cycles_per_s is None  # no datasheet behind it
+    workload = Workload(model="resnet-50", task="pretrain", precision="amp_fp16", optimizer="sgd", batch=1)
+    step_efficiency, _ = measured_efficiency(measured, workload)
+    shipped = efficiency()
+    assert shipped is not None and shipped.batch_norm_cycles_per_element is not None
+    assert step_efficiency.batch_norm_cycles_per_element == shipped.batch_norm_cycles_per_element
+    cpu, _ = measured_efficiency(measured, workload.with_changes(device="cpu"))
+    assert cpu.batch_norm_cycles_per_element is None

@@ -96,7 +96,11 @@ def measured_efficiency(gpu: GpuSpec, workload: Workload) -> tuple[Efficiency, D
         reads = translate("Workload", "reads at {share:.0%} of the memory bandwidth {measured}").format(
             share=share, measured=gpu.measured
         )
-    return Efficiency(share, share, source, conv=share), DecodeEfficiency(share, launch, reads)
+    # The probe measures no SM pace: channels-first batch normalization keeps the one fitted on published results.
+    calibrated = efficiency() if workload.device == "cuda" else None
+    cycles = calibrated.batch_norm_cycles_per_element if calibrated is not None else None
+    step = Efficiency(share, share, source, conv=share, batch_norm_cycles_per_element=cycles)
+    return step, DecodeEfficiency(share, launch, reads)
 
 
 NO_DECODE = QT_TRANSLATE_NOOP(
@@ -248,6 +252,8 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "compute_seconds": t.compute_seconds,
             "memory_seconds": t.memory_seconds,
             "batch_norm_seconds": t.batch_norm_seconds,
+            "batch_norm_sm_seconds": t.batch_norm_sm_seconds,
+            "batch_norm_unpaced": t.batch_norm_unpaced or None,
             "conv_seconds": t.conv_seconds,
             "bound": t.bound,
             "priced_seconds": dict(zip(("matmuls", "convolutions", "other", "set_by_bytes"), t.priced(), strict=True)),

@@ -12,6 +12,8 @@ bandwidth is high beside the SMs, on a datacenter card, they pace it). Those eff
 pattern search from its best point. Without intensity classes (`Observation.classes` empty) the model is the
 older linear one below.
 
+The batch-norm pace needs the intensity classes: the linear model has none (it is for traces made before them).
+
 The linear model says a step takes compute/e_c + conv/e_v + memory/e_m: matrix-multiply FLOPs and convolution
 FLOPs at the GPU's dense rate, and the other operators' bytes at its bandwidth, each divided by the share
 of peak real steps reach; or, where longer, its kernels at eager PyTorch's launch time each (not fitted
@@ -212,7 +214,7 @@ def _fit_roofline(observations: list[Observation]) -> Fit:
                 continue
             for factor in (step, 1 / step):
                 trial = list(point)
-                low, high = (1.0, 1 / LEAST_EFFICIENCY) if term < 3 else (1 / 256, 256.0)
+                low, high = (1.0, 1 / LEAST_EFFICIENCY) if term < 3 else (1 / 64, 64.0)
                 trial[term] = min(max(trial[term] * factor, low), high)
                 error = float(errors(*trial))
                 if error < best_error * (1 - 1e-12):
@@ -221,4 +223,6 @@ def _fit_roofline(observations: list[Observation]) -> Fit:
             step = step**0.5
     names = ("mm", "conv", "memory")
     mm, conv, memory = (1 / x if present[name] else None for x, name in zip(point[:3], names, strict=True))
-    return Fit(mm, conv, memory, point[3] if paced and point[3] > 0 else None)
+    # A pace that is the slower one on no result was not measured by any: it is not kept.
+    binds = paced and point[3] > 0 and bool((norm_cycles * point[3] > norm_bytes * point[2]).any())
+    return Fit(mm, conv, memory, point[3] if binds else None)

@@ -473,6 +473,9 @@ class GpuSpec:
     nvlink_gbs: float | None = None  # both directions, as vendors give it
     form_factor: str = ""
     measured: str = ""  # where its rates and bandwidth were measured, when they are not the datasheet's
+    # The datasheet's FP32 rate, kept when measured rates replace fp32_tflops: it is the SMs' count times their clock
+    # (sm_cycles_per_s), which a probe's matmuls do not measure.
+    datasheet_fp32_tflops: float | None = None
 
     @classmethod
     def from_specs(cls, part_id: str, name: str, specs: dict[str, Any]) -> GpuSpec:
@@ -493,18 +496,22 @@ class GpuSpec:
             int(specs["pcie_lanes"]) if specs.get("pcie_lanes") else None,
             float(specs["nvlink_gbs"]) if specs.get("nvlink_gbs") else None,
             str(specs.get("form_factor") or ""),
+            datasheet_fp32_tflops=specs.get("fp32_tflops"),
         )
 
     @property
     def sm_cycles_per_s(self) -> float | None:
-        """Multiprocessor cycles a second, all SMs together: the FP32 rate over the FP32 results an SM gives per
-        clock (FP32_PER_SM_CLOCK); None where either is unknown (not an NVIDIA GPU, or a compute capability the
-        table lacks)."""
+        """Multiprocessor cycles a second, all SMs together: the datasheet's FP32 rate over the FP32 results an SM
+        gives per clock (FP32_PER_SM_CLOCK); None where either is unknown (not an NVIDIA GPU, a compute capability
+        the table lacks, or measured rates with no datasheet behind them)."""
         known = self.cc_major is not None and self.cc_minor is not None
         lanes = FP32_PER_SM_CLOCK.get((self.cc_major or 0, self.cc_minor or 0)) if known else None
-        if not lanes or not self.fp32_tflops:
+        fp32 = self.datasheet_fp32_tflops
+        if fp32 is None and not self.measured:  # a spec given by hand: its FP32 rate is the datasheet's
+            fp32 = self.fp32_tflops
+        if not lanes or not fp32:
             return None
-        return float(self.fp32_tflops) * 1e12 / 2 / lanes  # an FMA is two FLOPs
+        return float(fp32) * 1e12 / 2 / lanes  # an FMA is two FLOPs
 
 
 # 32-bit floating-point add, multiply and multiply-add results per clock per multiprocessor, by compute capability:
@@ -626,6 +633,9 @@ class Timing:
     # (channels-first on a CUDA GPU; else 0), per step: what Efficiency.other_seconds prices.
     batch_norm_seconds: float = 0.0
     batch_norm_sm_seconds: float = 0.0
+    # Why channels-first batch normalization that should be paced by the SMs was not ("" when it was, or when it
+    # need not be): the card's SM figures are unknown here.
+    batch_norm_unpaced: str = ""
     # Several GPUs: the step's wait on its collectives beyond its work (in step_seconds), and over which link.
     communication_seconds: float = 0.0
     link: str = ""
@@ -721,10 +731,20 @@ def time_at(
     memory = fitted.at("other_bytes", batch, seq) / bandwidth if bandwidth else 0.0
     norm_bytes = fitted.at("batch_norm_bytes", batch, seq)
     batch_norm = min(memory, norm_bytes / bandwidth) if bandwidth else 0.0
-    # Channels-first batch normalization on a CUDA GPU: PyTorch's kernels reduce each channel in one block, so the
-    # multiprocessors pace them where the bandwidth outruns them (a datacenter card); channels-last ones stream.
-    cycles = gpu.sm_cycles_per_s if workload.device == "cuda" and not workload.channels_last else None
+    # Channels-first batch normalization in training on a CUDA GPU: PyTorch's kernels reduce each channel in one
+    # block, so the multiprocessors pace them where the bandwidth outruns them (a datacenter card); channels-last ones
+    # stream, and in inference (eval mode) it is an elementwise transform with no reduction.
+    paced = workload.device == "cuda" and workload.training and not workload.channels_last and norm_bytes > 0
+    cycles = gpu.sm_cycles_per_s if paced else None
     batch_norm_sm = fitted.at("batch_norm_elements", batch, seq) / cycles if cycles else 0.0
+    unpaced = ""
+    if paced and not cycles and efficiency.batch_norm_cycles_per_element:
+        unpaced = translate(
+            "Workload",
+            "channels-first batch normalization priced at the bandwidth share only: {gpu}'s multiprocessor "
+            "figures (its compute capability's FP32 results per SM per clock, or its datasheet FP32 rate) are not "
+            "known here, so it may take longer",
+        ).format(gpu=gpu.name)
     other = efficiency.other_seconds(memory, batch_norm, batch_norm_sm)
     classes = intensity_classes(fitted, batch, seq, gpu, workload.precision)
     if classes:  # each class of products at the roofline: the longer of its FLOPs and its bytes
@@ -752,6 +772,7 @@ def time_at(
         launch_seconds=launch, kernels=kernels, bound=bound,
         classes=tuple((kind, at_rate * accum, at_bandwidth * accum) for kind, at_rate, at_bandwidth in classes),
         batch_norm_seconds=batch_norm * accum, batch_norm_sm_seconds=batch_norm_sm * accum,
+        batch_norm_unpaced=unpaced,
     )  # fmt: skip
     if decode is None or workload.training or workload.generate <= 1:  # one token: the prompt's pass gives it
         return timing

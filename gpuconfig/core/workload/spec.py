@@ -202,4 +202,6 @@ def summary(workload: Workload) -> str:
         parts.append(translate("Workload", "{steps} accumulated").format(steps=workload.grad_accum))
     if workload.training and workload.checkpointing:
         parts.append(translate("Workload", "checkpointing"))
+    if workload.channels_last:
+        parts.append(translate("Workload", "channels-last"))
     return " · ".join(parts)

@@ -296,6 +296,8 @@ class AnswerView(QWidget):
                 "where that is slower than the bandwidth (PyTorch reduces each channel in one block of threads); "
                 "channels-last does not."
             ).format(cycles=cycles)
+        if timing.batch_norm_unpaced:
+            tip += " " + timing.batch_norm_unpaced
         self.timing.setToolTip(tip)
         self.timing.setForegroundRole(QPalette.ColorRole.WindowText)
 

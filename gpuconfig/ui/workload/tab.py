@@ -3,8 +3,8 @@
 Every edit restarts a short timer; when it fires the form is read and answered. Only the model, task,
 precision, optimizer, checkpointing, attention, device and the LoRA settings but alpha change what must be
 traced: for those a trace runs on a worker thread (its progress shown, cancellable), and a newer edit
-cancels it. Everything else (batch, length, accumulation, GPUs, strategy, the GPU itself) is answered from
-the fitted trace on the GUI thread in milliseconds. Whether it fits is core/workload/fit.py's verdict with the
+cancels it. Everything else (batch, length, accumulation, GPUs, strategy, memory format, the GPU itself) is answered
+from the fitted trace on the GUI thread in milliseconds. Whether it fits is core/workload/fit.py's verdict with the
 user's headroom (File → Fit headroom…). When the workload does not fit, the techniques that need traces of
 their own are compared on the worker thread after the answer is shown. While a new trace runs, or the form
 holds an error, the last answer stays on screen, muted, and its verdict says it is the previous workload's.
@@ -100,9 +100,9 @@ class WorkloadTab(QWidget):
         form_layout.addWidget(self.form)
         how = QLabel(
             self.tr(
-                "Batch, length, accumulation, GPU count, strategy and GPU model are answered at once from the "
-                "model's trace. Model, task, precision, optimizer, checkpointing, attention, device and the LoRA "
-                "settings (all but alpha) need a new trace: PyTorch runs the real model on fake tensors in a "
+                "Batch, length, accumulation, GPU count, strategy, memory format and GPU model are answered at once "
+                "from the model's trace. Model, task, precision, optimizer, checkpointing, attention, device and the "
+                "LoRA settings (all but alpha) need a new trace: PyTorch runs the real model on fake tensors in a "
                 "separate process (seconds to a minute; "
                 "kept on disk, so each is traced once)."
             )
