@@ -1,7 +1,7 @@
 """The estimated step time of real small training steps on this machine's CPU, priced at the rates its own probe
 report measured (`gpuconfig estimate --device cpu --probe-report FILE`), against the steps timed for real.
 
-    python benchmarks/cpu_step_time.py [--cases a,b,...] [--steps 5]
+    python benchmarks/cpu_step_time.py [--cases a,b,...] [--steps 5] [--torch-compile]
 
 In order: `gpuconfig probe --quick --json` (this machine's matmul TFLOP/s and memory bandwidth), then each case
 run for real on the CPU in its own process (the trace worker's measuring mode: the recipe's two steps, then
@@ -9,6 +9,10 @@ run for real on the CPU in its own process (the trace worker's measuring mode: t
 the runs shows it. Each case is estimated with the first report's rates; nothing is fitted (the rates are taken
 as reached, with no efficiency). The cases are small fine-tunes of six model families, fp32 and AdamW, as a user
 of this machine would run them. Writes results/cpu_step_time.json; the target is every case within 25 %.
+
+With --torch-compile the same cases run under torch.compile (the recipe's two steps compile them; the timed steps
+follow) and are estimated with `--torch-compile` (the fused kernels' bytes); each is held out with its fold's share
+as recorded in results/cpu_step_time.json, fitted on eager steps only. Writes results/cpu_step_time_compiled.json.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "cpu_step_time.json"
+RESULTS_COMPILED = HERE / "results" / "cpu_step_time_compiled.json"
 TARGET = 0.25
 MODELS = HERE / "estimate_accuracy_models"
 CATALOG = HERE.parent / "catalog" / "measured_efficiency.toml"
@@ -70,7 +75,7 @@ def real_steps(workload: Any, steps: int) -> dict[str, Any]:
 
     source = resolve_model(workload.model)
     request = trace_request(source, workload, [(workload.batch, workload.seq, None)])
-    request |= {"measure": True, "timed_steps": steps}
+    request |= {"measure": True, "timed_steps": steps, "torch_compile": workload.torch_compile}
     events: list[dict[str, Any]] = []
     ended = run_worker(TRACE, request, events.append, sys.executable, deadline=Deadline(900))
     measured = next((e for e in events if e.get("event") == "measured"), None)
@@ -81,15 +86,18 @@ def real_steps(workload: Any, steps: int) -> dict[str, Any]:
     return timed
 
 
-def held_out(rows: list[dict[str, Any]]) -> dict[str, float]:
-    """Each fold's share (the median of estimated-as-reached over measured, on the other fold's families), and each
-    row's held-out estimate and error set in place."""
+def held_out(rows: list[dict[str, Any]], recorded: dict[str, float] | None = None) -> dict[str, float]:
+    """Each fold's share (the median of estimated-as-reached over measured, on the other fold's families; or as
+    `recorded` by an eager run), and each row's held-out estimate and error set in place."""
     shares: dict[str, float] = {}
     for fold, models in FOLDS.items():
         training = [r for r in rows if r["workload"]["model"] not in models and r.get("raw_seconds")]
-        if not training:
+        if recorded is not None and fold in recorded:
+            share = recorded[fold]
+        elif training:
+            share = statistics.median(r["raw_seconds"] / r["measured_step_seconds"] for r in training)
+        else:
             continue
-        share = statistics.median(r["raw_seconds"] / r["measured_step_seconds"] for r in training)
         shares[fold] = round(share, 4)
         for r in rows:
             if r["workload"]["model"] in models and r.get("raw_seconds"):
@@ -126,7 +134,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", default="", help="comma-separated case names (default: all)")
     parser.add_argument("--steps", type=int, default=5)
+    parser.add_argument("--torch-compile", action="store_true", help="the cases compiled, against the eager shares")
     args = parser.parse_args()
+    recorded = json.loads(RESULTS.read_text(encoding="utf-8"))["share_by_fold"] if args.torch_compile else None
     sys.path.insert(0, str(HERE.parent))
     from machine import machine
 
@@ -139,7 +149,7 @@ def main() -> int:
         before = probe(Path(folder) / "before.json")
         spec = measured_spec(before, "cpu")
         for name, model, task, batch, seq in chosen:
-            workload = workload_of(model, task, batch, seq)
+            workload = workload_of(model, task, batch, seq).with_changes(torch_compile=args.torch_compile)
             timing = TraceService().fit_for(workload).answer(workload, spec).timing
             raw = timing.at_full_efficiency() if timing else None  # as reached: no share
             started = time.monotonic()
@@ -164,7 +174,7 @@ def main() -> int:
             )
             print(f"{name:<28} as reached {raw or 0:7.3f} s  measured {measured:7.3f} s", flush=True)
         after = probe(Path(folder) / "after.json")
-    shares = held_out(rows)
+    shares = held_out(rows, recorded)
     compared = [r for r in rows if r.get("error") is not None]
     for r in compared:
         print(f"{r['case']:<28} held out (fold {r['fold']}) {r['held_out_seconds']:7.3f} s  {r['error']:+.1%}")
@@ -183,11 +193,15 @@ def main() -> int:
         "rows": rows,
         "machine": machine(),
         "date": time.strftime("%Y-%m-%d"),
-        "command": "python benchmarks/cpu_step_time.py",
+        "command": "python benchmarks/cpu_step_time.py" + (" --torch-compile" if args.torch_compile else ""),
     }
+    if args.torch_compile:
+        result["target"] += "; compiled steps predicted with each fold's share fitted on the eager steps"
     print(json.dumps({k: result[k] for k in ("held_out", "as_reached", "share_by_fold", "share_fitted_on_all")}))
-    RESULTS.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    if not args.cases:
+    (RESULTS_COMPILED if args.torch_compile else RESULTS).write_text(
+        json.dumps(result, indent=1) + "\n", encoding="utf-8"
+    )
+    if not args.cases and not args.torch_compile:
         write_catalog(share_all, len(compared), spec.measured.split(" at ")[-1], result["machine"]["cpu"])
     return 0
 

@@ -10,8 +10,9 @@ a channel in one block of threads; rows marked `channels_last = true` ran channe
 step also waits on what its collectives cannot hide (communication.py, priced with the step's work at efficiency
 1: the least work there is to hide under). The efficiencies are fitted to the published step times of eager
 PyTorch runs (gpuconfig/core/workload/calibrate.py); each is then predicted from a fit on all the others. Results
-run under torch.compile (`compiled = true`) are predicted and reported, not fitted to: the time model prices eager
-operators, and compilation fuses them. The fit is written to catalog/efficiency.toml, which `gpuconfig estimate
+run under torch.compile (`compiled = true`) are traced as compiled (their other operators' bytes and kernels are
+those of the fused kernels: gpuconfig/workers/tracer/counting.py, Fusion) and predicted and reported, not fitted
+to. The fit is written to catalog/efficiency.toml, which `gpuconfig estimate
 --gpu` reads, only if it holds out of sample.
 """
 
@@ -89,6 +90,8 @@ def workload_fields(row: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         notes.append(TF32_ON_AMPERE)
     if row.get("channels_last"):
         fields["channels_last"] = True
+    if row.get("compiled"):
+        fields["torch_compile"] = True
     if row["id"] in OVERRIDES:
         extra, why = OVERRIDES[row["id"]]
         fields.update(extra)
@@ -100,14 +103,13 @@ def observation(row: dict[str, Any]) -> Observation:
     classes = tuple((kind, at_rate, at_bandwidth) for kind, at_rate, at_bandwidth in row.get("classes", ()))
     # At the roofline the products' FLOPs are in their classes; an older trace has only the totals.
     compute, conv = (0.0, 0.0) if classes else (row["compute_s_at_peak"], row["conv_s_at_peak"])
-    launch = 0.0 if row.get("compiled") else row.get("launch_s", 0.0)  # compiled steps fuse their kernels
     return Observation(
         row["id"],
         compute,
         row["memory_s_at_bandwidth"],
         row["measured_step_s"],
         conv,
-        launch_s=launch,
+        launch_s=row.get("launch_s", 0.0),  # a compiled row's: its fused kernels
         classes=classes,
         fixed_s=row.get("exposed_communication_s", 0.0),
         batch_norm_s=row.get("batch_norm_s_at_bandwidth", 0.0),
@@ -185,7 +187,9 @@ def main() -> int:
     parser.add_argument("--efficiency", default=str(ROOT / "catalog" / "efficiency.toml"))
     parser.add_argument("--data-dir", help="where traces are cached (default: a new temporary folder)")
     parser.add_argument("--refit", metavar="RESULTS", help="fit again the traced times recorded in a results file")
+    parser.add_argument("--retrace", metavar="IDS", help="with --refit: trace these results again (comma-separated)")
     args = parser.parse_args()
+    retrace = set(args.retrace.split(",")) if args.retrace else set()
     os.environ["GPUCONFIG_DATA_DIR"] = args.data_dir or tempfile.mkdtemp(prefix="gpuconfig-calibration-")
 
     from gpuconfig.core.userdata.store import open_default_store
@@ -196,7 +200,7 @@ def main() -> int:
 
     with (ROOT / "catalog" / "calibration.toml").open("rb") as handle:
         catalog = tomllib.load(handle)["result"]
-    results = [] if args.refit else catalog
+    results = [r for r in catalog if r["id"] in retrace] if args.refit else catalog
     store = open_default_store() if results else None
     unit = Efficiency(1.0, 1.0, "", 1.0)
     decode = decode_efficiency()
@@ -252,7 +256,11 @@ def main() -> int:
         earlier = json.loads(Path(args.refit).read_text(encoding="utf-8"))
         skipped = earlier["results_skipped"]
         kept = ("fitted_step_s", "fit_error", "leave_one_out_error", "predicted_step_s", "prediction_error")
-        rows += [{k: v for k, v in row.items() if k not in kept} for row in earlier["rows"]]
+        rows += [{k: v for k, v in row.items() if k not in kept} for row in earlier["rows"] if row["id"] not in retrace]
+        compiled_results = {result["id"] for result in catalog if result.get("compiled")}
+        stale = [r["id"] for r in rows if r["id"] in compiled_results and not r["workload"].get("torch_compile")]
+        if stale:  # traced as eager steps by an earlier version: their bytes and launches are not the fused ones
+            parser.error(f"traced as eager, run under torch.compile: add --retrace {','.join(stale)}")
     compiled_ids = {result["id"] for result in catalog if result.get("compiled")}
     for row in rows:
         row["compiled"] = row["id"] in compiled_ids

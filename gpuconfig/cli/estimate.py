@@ -120,7 +120,19 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
         tokens = t["throughput"]["tokens_per_s"]
         extra = f", {tokens:,.0f} tokens/s" if tokens else ""
         out.append(f"step {t['step_seconds']:.3g} s, {t['throughput']['samples_per_s']:,.1f} samples/s{extra}")
-        out.append(f"  time of an eager PyTorch step: {t['efficiency']['source']}")
+        if t.get("matmul_rate_basis"):
+            out.append(f"  {t['matmul_rate_basis']}")
+        fused = t["torch_compile"]
+        engine = "a torch.compile step" if fused["fused"] else "an eager PyTorch step"
+        out.append(f"  time of {engine}: {t['efficiency']['source']}")
+        if fused["fused"]:
+            out.append(
+                f"  torch.compile: the other operators, fused, move {t['memory_seconds']:.3g} s of bytes a step at the "
+                f"full bandwidth (eager {fused['eager_memory_seconds']:.3g} s; the eager optimizer step's included), "
+                f"in {t['kernels_per_micro_batch']:,} kernels a micro-batch (eager "
+                f"{fused['eager_kernels_per_micro_batch']:,}), counted as TorchInductor fuses them; its own count of "
+                "the same step is higher for most models (benchmarks/compile_fusion.py)"
+            )
         priced = t["priced_seconds"]
         split = ", ".join(
             f"{name} {priced[key]:.3g} s"

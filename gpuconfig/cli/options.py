@@ -148,6 +148,11 @@ def workload_options(p: argparse.ArgumentParser, model_required: bool = True) ->
         help="convolution networks: activations in channels-last (NHWC) memory format, PyTorch's default being "
         "channels-first (NCHW); changes the time estimate's batch normalization on CUDA GPUs",
     )  # fmt: skip
+    p.add_argument(
+        "--torch-compile", action="store_true", dest="torch_compile",
+        help="the model run under torch.compile (default mode): the operators between two matrix products fuse into "
+        "generated kernels, which move fewer bytes and launch fewer kernels; changes the time estimate only",
+    )  # fmt: skip
     p.add_argument("--grad-accum", type=int, default=1, dest="grad_accum")
     p.add_argument("--gpus", type=int, default=1)
     p.add_argument("--strategy", default="ddp", choices=list(STRATEGIES))

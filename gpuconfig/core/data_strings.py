@@ -25,6 +25,7 @@ TEXTS = (
     QT_TRANSLATE_NOOP("CatalogSchema", "TF32 tensor, dense"),
     QT_TRANSLATE_NOOP("CatalogSchema", "FP16 tensor, dense, FP32 acc."),
     QT_TRANSLATE_NOOP("CatalogSchema", "BF16 tensor, dense, FP32 acc."),
+    QT_TRANSLATE_NOOP("CatalogSchema", "BF16 matmul, best measured"),
     QT_TRANSLATE_NOOP("CatalogSchema", "FP8 tensor, dense"),
     QT_TRANSLATE_NOOP("CatalogSchema", "INT8 tensor, dense"),
     QT_TRANSLATE_NOOP("CatalogSchema", "Board power"),

@@ -136,6 +136,14 @@
         <translation>受内核启动限制：{kernels:,.0f} 个内核耗时 {launch}；GPU 计算部分：{split}</translation>
     </message>
     <message>
+        <source>torch.compile at this machine&apos;s measured rates</source>
+        <translation>torch.compile，按本机实测速率</translation>
+    </message>
+    <message>
+        <source>torch.compile</source>
+        <translation>torch.compile</translation>
+    </message>
+    <message>
         <source>eager PyTorch at this machine&apos;s measured rates</source>
         <translation>eager 模式 PyTorch，按本机实测速率</translation>
     </message>
@@ -148,8 +156,12 @@
         <translation>单步时间：{step} · {samples:,.1f} 样本/s{tokens}（{split}；{basis}）</translation>
     </message>
     <message>
-        <source>Matmuls at {compute:.0%} and convolutions at {conv:.0%} of the dense rate, other operators at {memory:.0%} of the bandwidth; each class of matmuls of like arithmetic intensity takes the longer of its FLOPs and its bytes (the roofline): {source}. torch.compile fuses operators and is usually faster.</source>
-        <translation>矩阵乘法按稠密算力的 {compute:.0%}、卷积按 {conv:.0%} 计，其他算子按带宽的 {memory:.0%} 计；每类算术强度相近的矩阵乘法取其 FLOPs 耗时与字节耗时中的较长者（roofline 模型）：{source}。torch.compile 会融合算子，通常更快。</translation>
+        <source>Matmuls at {compute:.0%} and convolutions at {conv:.0%} of the dense rate, other operators at {memory:.0%} of the bandwidth; each class of matmuls of like arithmetic intensity takes the longer of its FLOPs and its bytes (the roofline): {source}.</source>
+        <translation>矩阵乘法按稠密算力的 {compute:.0%}、卷积按 {conv:.0%} 计，其他算子按带宽的 {memory:.0%} 计；每类算术强度相近的矩阵乘法取其 FLOPs 耗时与字节耗时中的较长者（roofline 模型）：{source}。</translation>
+    </message>
+    <message>
+        <source>Under torch.compile the operators between two matrix products are fused: they move the bytes of {fused} at the full bandwidth where eager PyTorch moves {eager}, in {kernels:,.0f} kernels instead of {eager_kernels:,.0f}, counted as TorchInductor fuses them (its own count of the same step is higher for most models). The optimizer step stays eager.</source>
+        <translation>在 torch.compile 下，两次矩阵乘法之间的算子会被融合：按满带宽计，它们搬运的字节需 {fused}，而 eager 模式 PyTorch 需 {eager}；内核数为 {kernels:,.0f} 个而非 {eager_kernels:,.0f} 个，按 TorchInductor 的融合方式计数（对多数模型，它自己对同一步的计数更高）。优化器步骤仍以 eager 模式运行。</translation>
     </message>
     <message>
         <source>Batch normalization over channels-first tensors takes {cycles:.2f} multiprocessor cycles per element where that is slower than the bandwidth (PyTorch reduces each channel in one block of threads); channels-last does not.</source>
@@ -168,8 +180,16 @@
         <translation>内核启动</translation>
     </message>
     <message>
+        <source>First token after {first} · then {rate:,.1f} tokens/s per sequence, {total:,.1f} in total (a decode step {step}, bound by {bound}; torch.compile) · whole request {whole}</source>
+        <translation>首个 token 用时 {first} · 之后每个序列 {rate:,.1f} tokens/s，合计 {total:,.1f}（每个解码步 {step}，受{bound}限制；torch.compile） · 整个请求 {whole}</translation>
+    </message>
+    <message>
         <source>First token after {first} · then {rate:,.1f} tokens/s per sequence, {total:,.1f} in total (a decode step {step}, bound by {bound}; eager PyTorch) · whole request {whole}</source>
         <translation>首个 token 用时 {first} · 之后每个序列 {rate:,.1f} tokens/s，合计 {total:,.1f}（每个解码步 {step}，受{bound}限制；eager 模式 PyTorch） · 整个请求 {whole}</translation>
+    </message>
+    <message>
+        <source>Each decode step reads every weight once for the batch and the KV cache so far at {share:.0%} of the memory bandwidth, and torch.compile&apos;s default mode launches each of its {kernels:,.0f} fused kernels ({launch:.0f} µs each): {source}. With CUDA graphs (torch.compile&apos;s reduce-overhead): {compiled:,.1f} tokens/s per sequence.</source>
+        <translation>每个解码步以显存带宽的 {share:.0%} 为整个批次读取一遍全部权重及当前已有的 KV cache，且 torch.compile 默认模式要逐个启动其 {kernels:,.0f} 个融合内核（每个 {launch:.0f} µs）：{source}。使用 CUDA graphs（torch.compile 的 reduce-overhead 模式）后：每个序列 {compiled:,.1f} tokens/s。</translation>
     </message>
     <message>
         <source>Each decode step reads every weight once for the batch and the KV cache so far at {share:.0%} of the memory bandwidth, and eager PyTorch launches each of its {kernels:,.0f} kernels ({launch:.0f} µs each): {source}. Compiled with CUDA graphs (torch.compile&apos;s reduce-overhead): {compiled:,.1f} tokens/s per sequence.</source>
@@ -1375,6 +1395,10 @@
     <message>
         <source>BF16 tensor, dense, FP32 acc.</source>
         <translation>BF16 张量核心，稠密，FP32 累加</translation>
+    </message>
+    <message>
+        <source>BF16 matmul, best measured</source>
+        <translation>BF16 矩阵乘法，最佳实测</translation>
     </message>
     <message>
         <source>FP8 tensor, dense</source>
@@ -8324,6 +8348,10 @@ samples</source>
         <translation>FP8 张量核心</translation>
     </message>
     <message>
+        <source>BF16 matmul, best measured</source>
+        <translation>BF16 矩阵乘法，最佳实测</translation>
+    </message>
+    <message>
         <source>BF16 tensor</source>
         <translation>BF16 张量核心</translation>
     </message>
@@ -8346,6 +8374,14 @@ samples</source>
     <message>
         <source>channels-first batch normalization priced at the bandwidth share only: {gpu}&apos;s multiprocessor figures (its compute capability&apos;s FP32 results per SM per clock, or its datasheet FP32 rate) are not known here, so it may take longer</source>
         <translation>通道优先的批归一化只按带宽份额计价：此处不知道 {gpu} 的多处理器参数（其计算能力每个 SM 每时钟的 FP32 结果数，或数据手册上的 FP32 速率），实际可能更慢</translation>
+    </message>
+    <message>
+        <source>FP16 and BF16 matrix products at {gpu}&apos;s best measured matmul rate, {rate:,.0f} TFLOPS (published Maximum Achievable Matmul FLOPS), where its datasheet gives {datasheet}</source>
+        <translation>FP16 和 BF16 矩阵乘法按 {gpu} 的最佳实测矩阵乘法速率 {rate:,.0f} TFLOPS 计（已公开的最大可达矩阵乘法 FLOPS），其规格书给出的是 {datasheet}</translation>
+    </message>
+    <message>
+        <source>no dense rate</source>
+        <translation>无稠密算力数据</translation>
     </message>
     <message>
         <source>no {kind} accuracy band has been measured: a tenth kept free</source>
@@ -8498,6 +8534,10 @@ samples</source>
     <message>
         <source>channels-last</source>
         <translation>通道在后</translation>
+    </message>
+    <message>
+        <source>torch.compile</source>
+        <translation>torch.compile</translation>
     </message>
 </context>
 <context>
@@ -8731,6 +8771,14 @@ samples</source>
         <translation>卷积网络：模型及其输入转为 torch.channels_last。PyTorch 默认为通道优先（NCHW），其批归一化在数据中心 GPU 上远低于内存带宽；只影响时间估算</translation>
     </message>
     <message>
+        <source>torch.compile (fused kernels)</source>
+        <translation>torch.compile（融合内核）</translation>
+    </message>
+    <message>
+        <source>The model run under torch.compile, default mode: the operators between two matrix products fuse into generated kernels, which move fewer bytes and launch fewer kernels. The optimizer step stays eager; only the time estimate changes</source>
+        <translation>模型以 torch.compile 默认模式运行：两次矩阵乘法之间的算子融合为生成的内核，搬运的字节更少，启动的内核也更少。优化器步骤仍以 eager 模式运行；只有时间估算会改变</translation>
+    </message>
+    <message>
         <source>PEFT&apos;s default for the model</source>
         <translation>PEFT 对该模型的默认设置</translation>
     </message>
@@ -8909,8 +8957,8 @@ samples</source>
         <translation>从预设开始：</translation>
     </message>
     <message>
-        <source>Batch, length, accumulation, GPU count, strategy, memory format and GPU model are answered at once from the model&apos;s trace. Model, task, precision, optimizer, checkpointing, attention, device and the LoRA settings (all but alpha) need a new trace: PyTorch runs the real model on fake tensors in a separate process (seconds to a minute; kept on disk, so each is traced once).</source>
-        <translation>批大小、序列长度、梯度累积、GPU 数量、并行策略、内存格式和 GPU 型号可根据模型的追踪结果立即得出。模型、任务、精度、优化器、检查点、注意力、设备以及 LoRA 设置（alpha 除外）需要重新追踪：PyTorch 会在单独的进程中用伪张量运行真实模型（耗时数秒到一分钟；结果保存在磁盘上，因此每种组合只需追踪一次）。</translation>
+        <source>Batch, length, accumulation, GPU count, strategy, memory format, torch.compile and GPU model are answered at once from the model&apos;s trace. Model, task, precision, optimizer, checkpointing, attention, device and the LoRA settings (all but alpha) need a new trace: PyTorch runs the real model on fake tensors in a separate process (seconds to a minute; kept on disk, so each is traced once).</source>
+        <translation>批大小、序列长度、梯度累积、GPU 数量、并行策略、内存格式、torch.compile 和 GPU 型号可根据模型的追踪结果立即得出。模型、任务、精度、优化器、检查点、注意力、设备以及 LoRA 设置（alpha 除外）需要重新追踪：PyTorch 会在单独的进程中用伪张量运行真实模型（耗时数秒到一分钟；结果保存在磁盘上，因此每种组合只需追踪一次）。</translation>
     </message>
     <message>
         <source>Cancel</source>

@@ -404,9 +404,10 @@ def test_every_workload_field_is_a_flag_the_estimate_command_reads_back() -> Non
     from gpuconfig.cli.main import build_parser
 
     workload = Workload(
-        "resnet-50", task="pretrain", precision="amp_fp16", optimizer="sgd", batch=256, channels_last=True
-    )
+        "resnet-50", task="pretrain", precision="amp_fp16", optimizer="sgd", batch=256, channels_last=True,
+        torch_compile=True,
+    )  # fmt: skip
     command = estimate_command(workload, "nvidia-h100-sxm")
-    assert "--channels-last" in command
+    assert "--channels-last" in command and "--torch-compile" in command
     args = build_parser().parse_args(shlex.split(command)[1:])
     assert options.workload(args) == workload

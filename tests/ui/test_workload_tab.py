@@ -345,3 +345,19 @@ def test_channels_last_round_trips_and_means_nothing_on_the_cpu(qtbot, tab: Work
     assert not form.channels_last.isEnabled()
     form.set_workload(nhwc.with_changes(channels_last=False))
     assert not form.workload().channels_last
+
+
+def test_torch_compile_round_trips_on_either_device(qtbot, tab: WorkloadTab) -> None:  # type: ignore[no-untyped-def]
+    form = tab.form
+    compiled = Workload("gpt2", task="finetune", precision="amp_bf16", torch_compile=True)
+    form.set_workload(compiled)
+    assert form.torch_compile.isChecked() and form.workload() == compiled
+    assert form.torch_compile.isEnabled()
+    form.set_workload(compiled.with_changes(device="cpu"))
+    form.measured.setChecked(False)
+    assert not form.torch_compile.isEnabled()  # a CPU step has a time only at this machine's measured speed
+    form.measured.setChecked(True)
+    assert form.torch_compile.isEnabled()  # Inductor compiles for the CPU too
+    form.measured.setChecked(False)
+    form.set_workload(compiled.with_changes(torch_compile=False))
+    assert not form.workload().torch_compile

@@ -198,6 +198,60 @@ def gpu_spec(store: Any, part_id: str) -> GpuSpec:
     return GpuSpec.from_specs(part.id, part.name, part.specs)
 
 
+def timing_record(t: Timing) -> dict[str, Any]:
+    """The JSON record of a step's time: its parts, what priced them, and a generation's phases."""
+    time: dict[str, Any] = {
+        "step_seconds": t.step_seconds,
+        "throughput": {"samples_per_s": t.samples_per_s, "tokens_per_s": t.tokens_per_s},
+        "compute_seconds": t.compute_seconds,
+        "memory_seconds": t.memory_seconds,
+        "batch_norm_seconds": t.batch_norm_seconds,
+        "batch_norm_sm_seconds": t.batch_norm_sm_seconds,
+        "batch_norm_unpaced": t.batch_norm_unpaced or None,
+        "conv_seconds": t.conv_seconds,
+        "bound": t.bound,
+        "priced_seconds": dict(zip(("matmuls", "convolutions", "other", "set_by_bytes"), t.priced(), strict=True)),
+        "communication_seconds": t.communication_seconds,
+        "link": t.link or None,
+        "kernels_per_micro_batch": round(t.kernels),
+        "launch_seconds_per_micro_batch": t.launch_seconds,
+        "matmul_rate_basis": t.matmul_basis or None,
+        "torch_compile": {
+            "fused": t.torch_compile,
+            "eager_memory_seconds": t.eager_memory_seconds if t.torch_compile else None,
+            "eager_kernels_per_micro_batch": round(t.eager_kernels) if t.torch_compile else None,
+        },
+        "efficiency": {
+            "compute": t.efficiency.compute,
+            "conv": t.efficiency.conv,
+            "memory": t.efficiency.memory,
+            "batch_norm_cycles_per_element": t.efficiency.batch_norm_cycles_per_element,
+            "source": t.efficiency.source,
+        },
+    }
+    g = t.generation
+    if g is not None:
+        time["generation"] = {
+            "time_to_first_token_seconds": g.prefill_seconds,
+            "decode_seconds": g.decode_seconds,
+            "step_seconds": {"first": g.first_step_seconds, "last": g.last_step_seconds},
+            "tokens_per_s_per_sequence": g.tokens_per_s_per_sequence,
+            "tokens_per_s_total": g.tokens_per_s_total,
+            "compiled_tokens_per_s_per_sequence": g.compiled_tokens_per_s_per_sequence,
+            "bound": g.bound,
+            "weight_bytes_per_step": round(g.weight_bytes),
+            "kv_cache_bytes_per_token": round(g.kv_bytes_per_token),
+            "kernels_per_step": round(g.kernels),
+            "engine": g.engine,
+            "efficiency": {
+                "bandwidth": g.efficiency.bandwidth,
+                "launch_seconds": g.efficiency.launch_seconds,
+                "source": g.efficiency.source,
+            },
+        }
+    return time
+
+
 def answer_record(answer: Answer) -> dict[str, Any]:
     """The JSON the CLI prints: integers in bytes, peak per device."""
     e = answer.estimate
@@ -245,50 +299,7 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "fit": verdict_record(verdict),
         }
     if answer.timing is not None:
-        t = answer.timing
-        record["time"] = {
-            "step_seconds": t.step_seconds,
-            "throughput": {"samples_per_s": t.samples_per_s, "tokens_per_s": t.tokens_per_s},
-            "compute_seconds": t.compute_seconds,
-            "memory_seconds": t.memory_seconds,
-            "batch_norm_seconds": t.batch_norm_seconds,
-            "batch_norm_sm_seconds": t.batch_norm_sm_seconds,
-            "batch_norm_unpaced": t.batch_norm_unpaced or None,
-            "conv_seconds": t.conv_seconds,
-            "bound": t.bound,
-            "priced_seconds": dict(zip(("matmuls", "convolutions", "other", "set_by_bytes"), t.priced(), strict=True)),
-            "communication_seconds": t.communication_seconds,
-            "link": t.link or None,
-            "kernels_per_micro_batch": round(t.kernels),
-            "launch_seconds_per_micro_batch": t.launch_seconds,
-            "efficiency": {
-                "compute": t.efficiency.compute,
-                "conv": t.efficiency.conv,
-                "memory": t.efficiency.memory,
-                "batch_norm_cycles_per_element": t.efficiency.batch_norm_cycles_per_element,
-                "source": t.efficiency.source,
-            },
-        }
-        g = t.generation
-        if g is not None:
-            record["time"]["generation"] = {
-                "time_to_first_token_seconds": g.prefill_seconds,
-                "decode_seconds": g.decode_seconds,
-                "step_seconds": {"first": g.first_step_seconds, "last": g.last_step_seconds},
-                "tokens_per_s_per_sequence": g.tokens_per_s_per_sequence,
-                "tokens_per_s_total": g.tokens_per_s_total,
-                "compiled_tokens_per_s_per_sequence": g.compiled_tokens_per_s_per_sequence,
-                "bound": g.bound,
-                "weight_bytes_per_step": round(g.weight_bytes),
-                "kv_cache_bytes_per_token": round(g.kv_bytes_per_token),
-                "kernels_per_step": round(g.kernels),
-                "engine": g.engine,
-                "efficiency": {
-                    "bandwidth": g.efficiency.bandwidth,
-                    "launch_seconds": g.efficiency.launch_seconds,
-                    "source": g.efficiency.source,
-                },
-            }
+        record["time"] = timing_record(answer.timing)
     elif answer.time_note:
         record["time"] = None
         record["time_note"] = answer.time_note

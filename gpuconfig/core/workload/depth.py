@@ -68,6 +68,8 @@ POINT_KEYS = (
     "other_bytes",
     "batch_norm_bytes",
     "batch_norm_elements",
+    "fused_bytes",
+    "fused_kernels",
     "kv_cache_bytes",
     "cpu_heap_peak_bytes",
     "cpu_heap_peak_low_bytes",

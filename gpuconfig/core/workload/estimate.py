@@ -476,6 +476,12 @@ class GpuSpec:
     # The datasheet's FP32 rate, kept when measured rates replace fp32_tflops: it is the SMs' count times their clock
     # (sm_cycles_per_s), which a probe's matmuls do not measure.
     datasheet_fp32_tflops: float | None = None
+    # The best BF16 matrix-product rate measured on this card where one is published (Maximum Achievable Matmul FLOPS:
+    # torch.mm over a search of shapes; catalog field bf16_matmul_best_tflops): what its FP16 and BF16 products are
+    # priced at instead of the datasheet's dense rate, which datacenter cards fall well short of (an H100 SXM reaches
+    # 80 % of it) and GeForce cards can pass at their boost clocks. None where none is published, or where a probe
+    # measured the machine's own rates.
+    best_half_tflops: float | None = None
 
     @classmethod
     def from_specs(cls, part_id: str, name: str, specs: dict[str, Any]) -> GpuSpec:
@@ -497,6 +503,7 @@ class GpuSpec:
             float(specs["nvlink_gbs"]) if specs.get("nvlink_gbs") else None,
             str(specs.get("form_factor") or ""),
             datasheet_fp32_tflops=specs.get("fp32_tflops"),
+            best_half_tflops=specs.get("bf16_matmul_best_tflops"),
         )
 
     @property
@@ -556,10 +563,16 @@ class NoRate(ValueError):
     """The catalog has no dense rate for the precision this workload computes in."""
 
 
+HALF_DTYPES = ("bfloat16", "float16")
+
+
 def rate_tflops(gpu: GpuSpec, dtype: str, precision: str) -> float:
-    """The dense rate a traced operator's dtype runs at under the workload's precision."""
+    """The dense rate a traced operator's dtype runs at under the workload's precision: FP16 and BF16 products at
+    the card's best measured matmul rate where one is published, else at the datasheet's."""
     if dtype in ("bfloat16", "float16") and precision == "fp8":
         rate, label = gpu.fp8_tflops, QT_TRANSLATE_NOOP("Workload", "FP8 tensor")
+    elif dtype in ("bfloat16", "float16") and gpu.best_half_tflops:  # FP16 and BF16 share the tensor cores' rate
+        rate, label = gpu.best_half_tflops, QT_TRANSLATE_NOOP("Workload", "BF16 matmul, best measured")
     elif dtype == "bfloat16":
         rate, label = gpu.bf16_tflops, QT_TRANSLATE_NOOP("Workload", "BF16 tensor")
     elif dtype == "float16":
@@ -604,7 +617,7 @@ class Generation:
     weight_bytes: float  # read once per step
     kv_bytes_per_token: float  # per sequence
     kernels: float  # launched per step
-    engine: str  # "eager" or "compiled"
+    engine: str  # "eager", "torch.compile" (its default mode: fused kernels, each launched) or "compiled" (no launches)
     efficiency: DecodeEfficiency
     compiled_tokens_per_s_per_sequence: float = 0.0  # the same with no launch time (CUDA graphs, as compiled)
 
@@ -639,6 +652,13 @@ class Timing:
     # Several GPUs: the step's wait on its collectives beyond its work (in step_seconds), and over which link.
     communication_seconds: float = 0.0
     link: str = ""
+    # Under torch.compile (memory_seconds and kernels are then the fused kernels'): the same in eager PyTorch, for
+    # the answer to set beside them (0 when not compiled).
+    torch_compile: bool = False
+    # What the FP16/BF16 products were priced at when it is not the datasheet's dense rate ("" when it is).
+    matmul_basis: str = ""
+    eager_memory_seconds: float = 0.0
+    eager_kernels: float = 0.0
 
     def at_full_efficiency(self) -> float:
         """The step's work at efficiency 1: each class of products at the roofline (the longer of its FLOPs at the
@@ -728,8 +748,12 @@ def time_at(
     conv = at_peak(fitted.flops_by_dtype(batch, seq, "convflops."))
     compute = at_peak(fitted.flops_by_dtype(batch, seq)) - conv
     bandwidth = gpu.bandwidth_gbs * 1e9
-    memory = fitted.at("other_bytes", batch, seq) / bandwidth if bandwidth else 0.0
-    norm_bytes = fitted.at("batch_norm_bytes", batch, seq)
+    # Under torch.compile the operators between two library kernels fuse (workers/tracer/counting.py, Fusion):
+    # their bytes are what the fused kernels read and write, and batch normalization is one of them.
+    compiled = workload.torch_compile
+    eager_memory = fitted.at("other_bytes", batch, seq) / bandwidth if bandwidth else 0.0
+    memory = fitted.at("fused_bytes", batch, seq) / bandwidth if compiled and bandwidth else eager_memory
+    norm_bytes = 0.0 if compiled else fitted.at("batch_norm_bytes", batch, seq)
     batch_norm = min(memory, norm_bytes / bandwidth) if bandwidth else 0.0
     # Channels-first batch normalization in training on a CUDA GPU: PyTorch's kernels reduce each channel in one
     # block, so the multiprocessors pace them where the bandwidth outruns them (a datacenter card); channels-last ones
@@ -746,6 +770,19 @@ def time_at(
             "known here, so it may take longer",
         ).format(gpu=gpu.name)
     other = efficiency.other_seconds(memory, batch_norm, batch_norm_sm)
+    basis = ""
+    halves = any(flops > 0 for dtype, flops in fitted.flops_by_dtype(batch, seq).items() if dtype in HALF_DTYPES)
+    if gpu.best_half_tflops and halves and workload.precision != "fp8":
+        datasheet = gpu.bf16_tflops or gpu.fp16_tflops
+        basis = translate(
+            "Workload",
+            "FP16 and BF16 matrix products at {gpu}'s best measured matmul rate, {rate:,.0f} TFLOPS (published Maximum "
+            "Achievable Matmul FLOPS), where its datasheet gives {datasheet}",
+        ).format(
+            gpu=gpu.name,
+            rate=gpu.best_half_tflops,
+            datasheet=f"{datasheet:,.0f} TFLOPS" if datasheet else translate("Workload", "no dense rate"),
+        )
     classes = intensity_classes(fitted, batch, seq, gpu, workload.precision)
     if classes:  # each class of products at the roofline: the longer of its FLOPs and its bytes
         rate = {"mm": efficiency.compute, "conv": efficiency.conv}
@@ -758,7 +795,8 @@ def time_at(
         micro /= workload.gpus
     # The host issues each kernel while the GPU runs the ones before: the slower of the two paces the step.
     # The launch time per kernel is the one fitted on published eager decode rates (decode_calibration.py).
-    kernels = fitted.at("kernels", batch, seq)
+    eager_kernels = fitted.at("kernels", batch, seq)
+    kernels = fitted.at("fused_kernels", batch, seq) if compiled else eager_kernels
     launch = kernels * decode.launch_seconds if decode is not None else 0.0
     bound = "kernel launches" if launch > micro else "GPU"
     micro = max(micro, launch)
@@ -773,6 +811,10 @@ def time_at(
         classes=tuple((kind, at_rate * accum, at_bandwidth * accum) for kind, at_rate, at_bandwidth in classes),
         batch_norm_seconds=batch_norm * accum, batch_norm_sm_seconds=batch_norm_sm * accum,
         batch_norm_unpaced=unpaced,
+        torch_compile=compiled,
+        matmul_basis=basis,
+        eager_memory_seconds=eager_memory * accum if compiled else 0.0,
+        eager_kernels=eager_kernels if compiled else 0.0,
     )  # fmt: skip
     if decode is None or workload.training or workload.generate <= 1:  # one token: the prompt's pass gives it
         return timing
@@ -810,8 +852,9 @@ def decode_at(
     weights = fitted.at("forward.weights", batch, seq) + fitted.at("forward.buffers", batch, seq)
     tokens = max(1, batch * seq)
     kv_per_token = fitted.at("kv_cache_bytes", batch, seq) / tokens
-    kernels = fitted.at("kernels", batch, seq)
-    flops_term, bytes_term = fitted.terms.get("flops"), fitted.terms.get("other_bytes")
+    compiled = workload.torch_compile  # fused kernels (time_at)
+    kernels = fitted.at("fused_kernels" if compiled else "kernels", batch, seq)
+    flops_term, bytes_term = fitted.terms.get("flops"), fitted.terms.get("fused_bytes" if compiled else "other_bytes")
     prompt_flops = fitted.at("flops", batch, seq)
     prompt_compute = sum(
         flops / (rate_tflops(gpu, dtype, workload.precision) * 1e12)
@@ -852,7 +895,7 @@ def decode_at(
         contexts = [seq + 1 + round(i * (steps - 1) / (DECODE_SAMPLES - 1)) for i in range(DECODE_SAMPLES)]
         weight = steps / DECODE_SAMPLES
     total = sum(step(context)[0] for context in contexts) * weight
-    compiled = sum(work(context) for context in contexts) * weight
+    graphed = sum(work(context) for context in contexts) * weight  # with CUDA graphs: no launches
     per_sequence = steps / total if total else 0.0
     return Generation(
         prefill_seconds=prefill_seconds,
@@ -865,7 +908,7 @@ def decode_at(
         weight_bytes=weights,
         kv_bytes_per_token=kv_per_token,
         kernels=kernels,
-        engine="eager" if decode.launch_seconds > 0 else "compiled",
+        engine=("torch.compile" if compiled else "eager") if decode.launch_seconds > 0 else "compiled",
         efficiency=decode,
-        compiled_tokens_per_s_per_sequence=steps / compiled if compiled else 0.0,
+        compiled_tokens_per_s_per_sequence=steps / graphed if graphed else 0.0,
     )

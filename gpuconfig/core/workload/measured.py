@@ -146,6 +146,7 @@ def measured_spec(report: dict[str, Any], device: str, base: GpuSpec | None = No
     measured = _measured_by(label, when, path)
     cleared = dict.fromkeys(RATE_FIELDS.values())  # a dtype the probe did not measure is not priced from the datasheet
     fields: dict[str, Any] = {**cleared, **rates, "bandwidth_gbs": bandwidth, "measured": measured}
+    fields["best_half_tflops"] = None  # this machine's own matmuls replace any published card's
     if base is not None:
         return replace(base, **fields, memory_bytes=_memory_bytes(report, name, base))
     capability = str(_gpu_entry(report, name).get("compute_capability") or "") if name != "cpu" else ""

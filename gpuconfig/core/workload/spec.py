@@ -109,6 +109,9 @@ class Workload:
     # Convolution networks' activations in channels-last (NHWC) memory format (model.to(memory_format=
     # torch.channels_last)); PyTorch's default is channels-first (NCHW). Only the time estimate reads it.
     channels_last: bool = False
+    # The model run under torch.compile (its default mode, TorchInductor): the operators between two matrix products
+    # fuse into generated kernels. Only the time estimate reads it; the optimizer step stays eager.
+    torch_compile: bool = False
 
     def __post_init__(self) -> None:
         _check_choice("task", self.task, TASKS)
@@ -204,4 +207,6 @@ def summary(workload: Workload) -> str:
         parts.append(translate("Workload", "checkpointing"))
     if workload.channels_last:
         parts.append(translate("Workload", "channels-last"))
+    if workload.torch_compile:
+        parts.append(translate("Workload", "torch.compile"))
     return " · ".join(parts)

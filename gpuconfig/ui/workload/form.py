@@ -61,6 +61,13 @@ def _spin(name: str, low: int, high: int) -> QSpinBox:
     return box
 
 
+def _check(name: str, text: str, tip: str) -> QCheckBox:
+    box = QCheckBox(text)
+    box.setObjectName(name)
+    box.setToolTip(tip)
+    return box
+
+
 class WorkloadForm(QWidget):
     """Emits `changed` on every edit (typing included); `workload()` reads the form, and raises
     WorkloadError where a field is impossible."""
@@ -198,17 +205,28 @@ class WorkloadForm(QWidget):
         self.generate.setToolTip(self.tr("New tokens generated after the prompt (inference)"))
         self.grad_accum = _spin("grad_accum", 1, MAX_SIZE)
         self.grad_accum.setToolTip(self.tr("Micro-batches per optimizer step: the effective batch is batch × this"))
-        self.checkpointing = QCheckBox(self.tr("Activation checkpointing"))
-        self.checkpointing.setObjectName("checkpointing")
-        self.checkpointing.setToolTip(self.tr("Recompute activations in the backward pass instead of keeping them"))
-        self.channels_last = QCheckBox(self.tr("Channels-last memory format (NHWC)"))
-        self.channels_last.setObjectName("channels_last")
-        self.channels_last.setToolTip(
+        self.checkpointing = _check(
+            "checkpointing",
+            self.tr("Activation checkpointing"),
+            self.tr("Recompute activations in the backward pass instead of keeping them"),
+        )
+        self.channels_last = _check(
+            "channels_last",
+            self.tr("Channels-last memory format (NHWC)"),
             self.tr(
                 "Convolution networks: the model and its inputs moved to torch.channels_last. PyTorch's default is "
                 "channels-first (NCHW), whose batch normalization runs well below the memory bandwidth on "
                 "datacenter GPUs; only the time estimate changes"
-            )
+            ),
+        )
+        self.torch_compile = _check(
+            "torch_compile",
+            self.tr("torch.compile (fused kernels)"),
+            self.tr(
+                "The model run under torch.compile, default mode: the operators between two matrix products fuse into "
+                "generated kernels, which move fewer bytes and launch fewer kernels. The optimizer step stays eager; "
+                "only the time estimate changes"
+            ),
         )
         self.gpus = _spin("gpus", 1, MAX_GPUS)
         self.lora_rank = _spin("lora_rank", 1, MAX_LORA_RANK)
@@ -284,6 +302,7 @@ class WorkloadForm(QWidget):
             ("effective", "", self.effective),
             ("checkpointing", "", self.checkpointing),
             ("channels_last", "", self.channels_last),
+            ("torch_compile", "", self.torch_compile),
             ("attention", self.tr("Attention"), self.attention),
             ("lora_rank", self.tr("LoRA rank"), self.lora_rank),
             ("lora_targets", self.tr("LoRA targets"), self.lora_targets),
@@ -311,6 +330,7 @@ class WorkloadForm(QWidget):
         self.lora_targets.currentTextChanged.connect(self._on_edit)
         self.checkpointing.toggled.connect(self._on_edit)
         self.channels_last.toggled.connect(self._on_edit)
+        self.torch_compile.toggled.connect(self._on_edit)
         self.double_quant.toggled.connect(self._on_edit)
         self.measured.toggled.connect(self._on_edit)
 
@@ -357,6 +377,7 @@ class WorkloadForm(QWidget):
             double_quant=self.double_quant.isChecked(),
             attention=str(self.attention.currentData()),
             channels_last=self.channels_last.isChecked(),
+            torch_compile=self.torch_compile.isChecked(),
         )
 
     def set_workload(self, workload: Workload) -> None:
@@ -395,6 +416,7 @@ class WorkloadForm(QWidget):
             self.lora_dropout.setValue(workload.lora_dropout)
             self.double_quant.setChecked(workload.double_quant)
             self.channels_last.setChecked(workload.channels_last)
+            self.torch_compile.setChecked(workload.torch_compile)
         finally:
             for widget in widgets:
                 widget.blockSignals(False)
@@ -438,6 +460,7 @@ class WorkloadForm(QWidget):
             self.double_quant,
             self.attention,
             self.channels_last,
+            self.torch_compile,
         ]
 
     # -- slots ------------------------------------------------------------------------------------
@@ -467,6 +490,7 @@ class WorkloadForm(QWidget):
             ("gpus", on_gpu),
             ("gpu", on_gpu),
             ("channels_last", on_gpu),
+            ("torch_compile", on_gpu or self.measured.isChecked()),  # a CPU step is timed at measured rates only
         ):
             widget = getattr(self, key)
             widget.setEnabled(enabled)

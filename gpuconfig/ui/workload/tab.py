@@ -100,11 +100,10 @@ class WorkloadTab(QWidget):
         form_layout.addWidget(self.form)
         how = QLabel(
             self.tr(
-                "Batch, length, accumulation, GPU count, strategy, memory format and GPU model are answered at once "
-                "from the model's trace. Model, task, precision, optimizer, checkpointing, attention, device and the "
-                "LoRA settings (all but alpha) need a new trace: PyTorch runs the real model on fake tensors in a "
-                "separate process (seconds to a minute; "
-                "kept on disk, so each is traced once)."
+                "Batch, length, accumulation, GPU count, strategy, memory format, torch.compile and GPU model are "
+                "answered at once from the model's trace. Model, task, precision, optimizer, checkpointing, attention, "
+                "device and the LoRA settings (all but alpha) need a new trace: PyTorch runs the real model on fake "
+                "tensors in a separate process (seconds to a minute; kept on disk, so each is traced once)."
             )
         )
         how.setObjectName("how_it_works")

@@ -80,12 +80,23 @@ def prepare(model: Any, request: dict[str, Any], foreach: bool) -> Any:
     return make_optimizer(request["optimizer"], [p for p in model.parameters() if p.requires_grad], foreach)
 
 
+class Told:
+    """Several listeners, each told where a phase of the step ends (the peaks and the op counter)."""
+
+    def __init__(self, *listeners: Any) -> None:
+        self.listeners = listeners
+
+    def end(self, phase: str) -> None:
+        for listener in self.listeners:
+            listener.end(phase)
+
+
 def one_step(
     model: Any,
     inputs: Any,
     optimizer: Any,
     request: dict[str, Any],
-    peaks: PhasePeaks | DevicePhases | None = None,
+    peaks: PhasePeaks | DevicePhases | Told | None = None,
     device: str = "cpu",
     backward: Any = None,
 ) -> int:
@@ -183,7 +194,8 @@ def trace_point(
                     tracker.reset_mod_stats()  # MemTracker refuses a module's second call otherwise
                     peaks.begin()  # the peaks of the last (steady-state) step only
                 with counter if last else contextlib.nullcontext(), marker:
-                    kv = one_step(model, inputs, optimizer, request, peaks if last else None, backward=accumulation)
+                    told = Told(peaks, counter) if last else None
+                    kv = one_step(model, inputs, optimizer, request, told, backward=accumulation)
             peak_phase, peak = peaks.peak()
     return {
         "batch": batch,
@@ -223,13 +235,16 @@ def trace_point(
         "batch_norm_bytes": counter.batch_norm_bytes,
         "batch_norm_elements": counter.batch_norm_elements,
         "kernels": counter.kernels,
+        "fused_bytes": counter.fusion.bytes,
+        "fused_kernels": counter.fusion.kernels,
     }
 
 
 def measure_point(request: dict[str, Any], batch: int, seq: int) -> dict[str, Any]:
     """Run the same steps for real, on the CPU or a CUDA GPU: what the traced estimate is checked against.
     The memory figures cover the trace's recipe (two training steps, or one inference pass); with
-    request["timed_steps"] = n, n more steps are then timed, each waited for, for the time estimate."""
+    request["timed_steps"] = n, n more steps are then timed, each waited for, for the time estimate; with
+    request["torch_compile"], the model runs under torch.compile (the recipe's first steps compile it)."""
     import torch
 
     training = request["task"] != "inference"
@@ -243,9 +258,16 @@ def measure_point(request: dict[str, Any], batch: int, seq: int) -> dict[str, An
     after_build = device_memory(request, "cuda_build")
     reset_peaks(request)
 
+    runs = model
+    if request.get("torch_compile"):  # the step's forward and backward compiled, as torch.compile(model) does
+        import torch._inductor.config as inductor
+
+        inductor.compile_threads = 1  # no pool of compile workers to outlive the run
+        runs = torch.compile(model)
+
     def step(phases: DevicePhases | None = None) -> None:
         with real_attention(request, model):
-            one_step(model, inputs, optimizer, request, phases, device=autocast_device(request))
+            one_step(runs, inputs, optimizer, request, phases, device=autocast_device(request))
 
     step_seconds = [clock.time(step) for _ in range(1 if training else 0)]
     before: dict[str, Any] = device_memory(request, "cuda")

@@ -90,15 +90,54 @@ def tree_flatten() -> Callable[[Any], tuple[list[Any], Any]]:
     return flatten
 
 
+# Attention kernels the FLOP registry has no formula for, each with the operator whose formula fits it: the CPU's
+# flash attention (and the overrideable fused one) take query, key and value first, as the CUDA flash kernel does,
+# and their backward the output's gradient, then query, key and value.
+SAME_FLOPS_AS = {
+    "_scaled_dot_product_flash_attention_for_cpu": "_scaled_dot_product_flash_attention",
+    "_scaled_dot_product_flash_attention_for_cpu_backward": "_scaled_dot_product_flash_attention_backward",
+    "_scaled_dot_product_fused_attention_overrideable": "_scaled_dot_product_flash_attention",
+    "_scaled_dot_product_fused_attention_overrideable_backward": "_scaled_dot_product_flash_attention_backward",
+}
+
+
 def flop_registry() -> dict[Any, Any]:
-    """The FLOP formula of each operator that has one, by overload packet (torch.utils.flop_counter)."""
-    registry: dict[Any, Any] = private("torch.utils.flop_counter", "flop_registry")
+    """The FLOP formula of each operator that has one, by overload packet (torch.utils.flop_counter), with the
+    attention kernels of SAME_FLOPS_AS given their CUDA counterparts' formulas."""
+    import torch
+
+    registry: dict[Any, Any] = dict(private("torch.utils.flop_counter", "flop_registry"))
+    for name, like in SAME_FLOPS_AS.items():
+        packet, known = getattr(torch.ops.aten, name, None), getattr(torch.ops.aten, like, None)
+        if packet is not None and known in registry:
+            registry.setdefault(packet, registry[known])
     return registry
+
+
+def storage_address() -> Callable[[Any], int]:
+    """A function giving the address of a tensor's storage (fake tensors' too), which views of it share."""
+    import torch
+
+    checked("UntypedStorage._cdata", lambda: torch.empty(0).untyped_storage()._cdata)
+    return lambda tensor: int(tensor.untyped_storage()._cdata)
 
 
 def overload_packet(func: Any) -> Any:
     """The operator an overload belongs to (aten.mm for aten.mm.default)."""
     return checked("OpOverload._overloadpacket", lambda: func._overloadpacket)
+
+
+def storage_weak_ref() -> Any:
+    """StorageWeakRef: a weak reference to a tensor's storage (fake tensors' too), with its address (`cdata`)
+    and whether the storage has been freed (`expired()`)."""
+    return private("torch.multiprocessing.reductions", "StorageWeakRef")
+
+
+def tag(name: str) -> Any:
+    """The operator tag `name` (torch.Tag.pointwise, torch.Tag.reduction)."""
+    import torch
+
+    return checked(f"torch.Tag.{name}", lambda: getattr(torch.Tag, name))
 
 
 # -- the module-wise memory tracker --------------------------------------------------------------------
