@@ -45,16 +45,17 @@ def test_what_a_region_makes_and_uses_up_itself_is_never_written() -> None:
 
 
 def test_a_reduction_and_its_pointwise_neighbours_are_one_kernel_and_unrelated_work_is_another() -> None:
-    x, z = torch.randn(1000, 1000), torch.randn(500)
+    x, z, w = torch.randn(1000, 1000), torch.randn(500), torch.randn(300)
     kept = {}
 
     def run(_):  # type: ignore[no-untyped-def]
         softmax = torch.softmax(x * 2, dim=-1)  # loops over x's million elements: one kernel
         kept["a"] = softmax + 1
         kept["b"] = z.sin()  # shares nothing with it: a kernel of its own
+        kept["c"] = w.sum() * 2  # a pointwise operator over a reduction's output joins the reduction's kernel
 
     counter = counted(run)
-    assert counter.fusion.generated == 2
+    assert counter.fusion.generated == 3
 
 
 def test_the_optimizer_step_is_counted_as_eager_pytorch_runs_it() -> None:
@@ -95,10 +96,11 @@ def test_an_embedding_loops_over_the_rows_it_gathers_and_fuses_with_their_pointw
 
     def run(_):  # type: ignore[no-untyped-def]
         kept["rows"] = torch.nn.functional.embedding(ids, table) * 2  # one kernel over the 400 gathered elements
+        kept["total"] = table.sum()  # loops over the whole table: a kernel of its own, though it reads the table too
 
     counter = counted(run)
-    assert counter.fusion.generated == 1
-    assert counter.fusion.bytes == table.numel() * 4 + ids.numel() * 8 + 4 * 100 * 4  # the table counted whole
+    assert counter.fusion.generated == 2
+    assert counter.fusion.bytes == table.numel() * 4 + ids.numel() * 8 + 4 * 100 * 4 + 4  # the table read once
 
 
 def test_a_tensor_without_storage_is_counted_not_fatal() -> None:

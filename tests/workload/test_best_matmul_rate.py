@@ -3,7 +3,6 @@ prices its FP16 and BF16 products instead of the datasheet's dense rate; a probe
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -62,4 +61,7 @@ def test_the_answer_names_the_rate_and_a_probe_report_replaces_it() -> None:
     measured = measured_spec(report, "cuda", gpu, "h100.json")
     assert measured.best_half_tflops is None  # the machine's own matmuls replace the published card's
     assert rate_tflops(measured, "bfloat16", "amp_bf16") == measured.bf16_tflops == 705.346922
-    assert replace(gpu, best_half_tflops=None).bf16_tflops == 989.4
+    measured_timing = time_at(fitted, workload, resolve_model("gpt2"), 1, 128, measured, efficiency)
+    assert measured_timing.matmul_basis == ""  # priced at the probe's own rate, which the answer names elsewhere
+    fp8 = time_at(fitted, workload.with_changes(precision="fp8"), resolve_model("gpt2"), 1, 128, gpu, efficiency)
+    assert fp8.matmul_basis == "" and fp8.step_seconds == pytest.approx(1e15 / 1978.9e12)
