@@ -201,6 +201,7 @@ def main() -> int:
     with (ROOT / "catalog" / "calibration.toml").open("rb") as handle:
         catalog = tomllib.load(handle)["result"]
     results = [r for r in catalog if r["id"] in retrace] if args.refit else catalog
+    compiled_ids = {result["id"] for result in catalog if result.get("compiled")}
     store = open_default_store() if results else None
     unit = Efficiency(1.0, 1.0, "", 1.0)
     decode = decode_efficiency()
@@ -257,11 +258,9 @@ def main() -> int:
         skipped = earlier["results_skipped"]
         kept = ("fitted_step_s", "fit_error", "leave_one_out_error", "predicted_step_s", "prediction_error")
         rows += [{k: v for k, v in row.items() if k not in kept} for row in earlier["rows"] if row["id"] not in retrace]
-        compiled_results = {result["id"] for result in catalog if result.get("compiled")}
-        stale = [r["id"] for r in rows if r["id"] in compiled_results and not r["workload"].get("torch_compile")]
+        stale = [r["id"] for r in rows if r["id"] in compiled_ids and not r["workload"].get("torch_compile")]
         if stale:  # traced as eager steps by an earlier version: their bytes and launches are not the fused ones
             parser.error(f"traced as eager, run under torch.compile: add --retrace {','.join(stale)}")
-    compiled_ids = {result["id"] for result in catalog if result.get("compiled")}
     for row in rows:
         row["compiled"] = row["id"] in compiled_ids
     eager = [row for row in rows if not row["compiled"]]

@@ -569,9 +569,9 @@ HALF_DTYPES = ("bfloat16", "float16")
 def rate_tflops(gpu: GpuSpec, dtype: str, precision: str) -> float:
     """The dense rate a traced operator's dtype runs at under the workload's precision: FP16 and BF16 products at
     the card's best measured matmul rate where one is published, else at the datasheet's."""
-    if dtype in ("bfloat16", "float16") and precision == "fp8":
+    if dtype in HALF_DTYPES and precision == "fp8":
         rate, label = gpu.fp8_tflops, QT_TRANSLATE_NOOP("Workload", "FP8 tensor")
-    elif dtype in ("bfloat16", "float16") and gpu.best_half_tflops:  # FP16 and BF16 share the tensor cores' rate
+    elif dtype in HALF_DTYPES and gpu.best_half_tflops:  # FP16 and BF16 share the tensor cores' rate
         rate, label = gpu.best_half_tflops, QT_TRANSLATE_NOOP("Workload", "BF16 matmul, best measured")
     elif dtype == "bfloat16":
         rate, label = gpu.bf16_tflops, QT_TRANSLATE_NOOP("Workload", "BF16 tensor")
@@ -746,7 +746,8 @@ def time_at(
         )
 
     conv = at_peak(fitted.flops_by_dtype(batch, seq, "convflops."))
-    compute = at_peak(fitted.flops_by_dtype(batch, seq)) - conv
+    by_dtype = fitted.flops_by_dtype(batch, seq)
+    compute = at_peak(by_dtype) - conv
     bandwidth = gpu.bandwidth_gbs * 1e9
     # Under torch.compile the operators between two library kernels fuse (workers/tracer/counting.py, Fusion):
     # their bytes are what the fused kernels read and write, and batch normalization is one of them.
@@ -771,7 +772,7 @@ def time_at(
         ).format(gpu=gpu.name)
     other = efficiency.other_seconds(memory, batch_norm, batch_norm_sm)
     basis = ""
-    halves = any(flops > 0 for dtype, flops in fitted.flops_by_dtype(batch, seq).items() if dtype in HALF_DTYPES)
+    halves = any(flops > 0 for dtype, flops in by_dtype.items() if dtype in HALF_DTYPES)
     if gpu.best_half_tflops and halves and workload.precision != "fp8":
         datasheet = gpu.bf16_tflops or gpu.fp16_tflops
         basis = translate(

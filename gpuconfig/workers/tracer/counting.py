@@ -70,20 +70,14 @@ class Fusion:
         self._made_by: dict[int, int] = {}
         self._first_reader: dict[tuple[Any, ...], int] = {}
         self._read: set[tuple[Any, ...]] = set()  # what the open region has read
-        self._maker: dict[int, int] = {}  # a storage's address -> the region that last wrote it (0: a library kernel)
-        # A region's outputs not yet read outside it: address -> (bytes, weak reference, the region that made it)
-        self._unwritten: dict[int, tuple[int, Any, int]] = {}
+        # The open region's outputs: address -> (bytes, weak reference); those alive when it ends were written
+        self._outputs: dict[int, tuple[int, Any]] = {}
 
     def _storage(self, tensor: Any) -> int | None:
         try:
             return int(self._address(tensor))
         except (RuntimeError, NotImplementedError):  # sparse and other storage-less tensors
             return None
-
-    def _written(self, storage: int | None) -> None:
-        """A region's output is read outside it: it was written to memory."""
-        if storage is not None and storage in self._unwritten:
-            self.bytes += self._unwritten.pop(storage)[0]
 
     def close(self) -> None:
         """The open region ends (a library kernel follows, or the compiled part of a phase ends): its kernels, and
@@ -92,11 +86,7 @@ class Fusion:
             kernels = len({self._root(node) for node in range(len(self._kernel))})
             self.kernels += kernels
             self.generated += kernels
-            for storage in [s for s, (_, _, region) in self._unwritten.items() if region == self._region]:
-                written, ref, _ = self._unwritten[storage]
-                if not ref.expired():
-                    self.bytes += written
-                del self._unwritten[storage]
+            self.bytes += sum(written for written, ref in self._outputs.values() if not ref.expired())
         self._region = 0
 
     def _root(self, node: int) -> int:
@@ -111,20 +101,12 @@ class Fusion:
     def finish(self) -> None:
         """The compiled part of the step ends."""
         self.close()
-        self._unwritten.clear()
         self.fusing = False
 
     def library(self, inputs: list[Any], outputs: list[Any], moved: int, extern: bool) -> None:
         """A matrix product, convolution or attention kernel (`extern`), or any operator outside the compiled part:
-        it reads what a region wrote, and its own bytes are counted where eager PyTorch counts them."""
+        it ends the open region, and its own bytes are counted where eager PyTorch counts them."""
         self.close()
-        for tensor in inputs:
-            self._written(self._storage(tensor))
-        for tensor in outputs:
-            storage = self._storage(tensor)
-            if storage is not None:
-                self._maker[storage] = 0
-                self._unwritten.pop(storage, None)
         self.kernels += 1
         if not extern:
             self.bytes += moved
@@ -140,6 +122,7 @@ class Fusion:
             self._reduced.clear()
             self._made_by.clear()
             self._first_reader.clear()
+            self._outputs.clear()
         name = func.__name__.split(".")[0]
         gathers = name in GATHERING
         reduces = not gathers and self._reduces(func, inputs, outputs)
@@ -150,12 +133,11 @@ class Fusion:
         self._reduced.append(max((t.numel() for t in outputs), default=0) if reduces else -1)
         for tensor in inputs:
             storage = self._storage(tensor)
-            if storage is not None and self._maker.get(storage) == self._region:
-                maker = self._made_by.get(storage)
-                if maker is not None and loop in (self._loop[maker], self._reduced[maker]):
+            maker = self._made_by.get(storage) if storage is not None else None
+            if maker is not None:  # made in this region
+                if loop in (self._loop[maker], self._reduced[maker]):
                     self._join(node, maker)  # vertical fusion: it stays in registers
                 continue
-            self._written(storage)
             size = tensor.element_size() * tensor.numel()
             if storage is None:
                 self.bytes += size
@@ -175,12 +157,10 @@ class Fusion:
         for tensor in outputs:
             storage = self._storage(tensor)
             if storage is not None:
-                self._maker[storage] = self._region
                 self._made_by[storage] = node
-                self._unwritten[storage] = (
+                self._outputs[storage] = (
                     tensor.numel() * tensor.element_size(),
                     self._weak_ref(tensor.untyped_storage()),
-                    self._region,
                 )
 
     def _reduces(self, func: Any, inputs: list[Any], outputs: list[Any]) -> bool:
