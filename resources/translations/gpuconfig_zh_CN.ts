@@ -8232,8 +8232,20 @@ samples</source>
         <translation>在 {depths} 层追踪，外推到 {layers} 层：线性偏差在 {off:.1%} 以内，{peaks}</translation>
     </message>
     <message>
+        <source>batch {batch} at length {seq}</source>
+        <translation>批量 {batch}、长度 {seq}</translation>
+    </message>
+    <message>
+        <source>; {shapes} also traced at full depth, and read there</source>
+        <translation>；{shapes} 另在完整深度追踪，并直接读取该处的数值</translation>
+    </message>
+    <message>
         <source>extended from {depths} layers the peak would move from {crossing} at {layers} layers</source>
         <translation>由 {depths} 层外推到 {layers} 层时，峰值会{crossing}</translation>
+    </message>
+    <message>
+        <source>{worst} was {off:.1%} off the line through {depths} layers and the full-depth trace (more than {tolerance:.0%})</source>
+        <translation>{worst} 偏离由 {depths} 层与完整深度追踪所定直线 {off:.1%}（超过 {tolerance:.0%}）</translation>
     </message>
     <message>
         <source>at {depths} layers {worst} was {off:.1%} off a line in depth (more than {tolerance:.0%})</source>

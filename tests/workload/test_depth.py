@@ -184,3 +184,129 @@ def test_periods_from_several_fields_combine_to_their_least_common_multiple() ->
     assert source.depth_pattern() == (0, 6)
     listed = {"num_hidden_layers": 24, "moe_layer_freq": [0, 1] * 12}  # sparse layers named one by one
     assert ModelSource(ref="x", kind="hf_config", name="x", family="llm", config=listed).depth_pattern() is None
+
+
+DEEP = 80  # llama-2-70b's layers
+
+
+def fake_trace_at(traced: list[list[tuple[int, int, int | None]]], made: Any) -> Any:
+    """A worker that returns made(batch, seq, layers) for each point asked, a full-depth one at DEEP layers."""
+
+    def trace_at(_source: Any, _workload: Any, points: list[tuple[int, int, int | None]], depth: Any, *_: Any) -> Trace:
+        traced.append(points)
+        found = tuple({**made(b, s, d or DEEP), "layers": d} for b, s, d in points)
+        return Trace(str(len(traced)), found, {}, 1.0, depth)
+
+    return trace_at
+
+
+def with_reserved(batch: int, seq: int, layers: int | None) -> dict[str, Any]:
+    """A CUDA trace's point: the caching allocator reserves 10 % over the step's peak, and 1 GB more at an odd
+    depth (its segments step as the model deepens), so the reserved memory is off any line in depth."""
+    made = point(batch, seq, layers)
+    depth = layers or LAYERS
+    made["cuda_reserved_peak_bytes"] = int(1.1 * total(made["memory"])) + (depth % 2) * GB
+    return made
+
+
+def test_reserved_memory_is_read_at_full_depth_for_the_asked_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = resolve_model("llama-2-70b")
+    traced: list[list[tuple[int, int, int | None]]] = []
+    monkeypatch.setattr(runner, "trace_python", lambda: None)
+    monkeypatch.setattr(runner, "trace_at", fake_trace_at(traced, with_reserved))
+    shallow_check = check_depth([with_reserved(b, s, d) for b, s in SHAPES for d in (2, 3, 4)], DEEP)
+    assert shallow_check.usable  # the reserved memory is off a line, but it is not extended
+    trace = run_trace(source, Workload(model="llama-2-70b", batch=4, seq=512, device="cpu"), 4, 512)
+    assert traced[1] == [(4, 512, None)]  # one shape, the one asked, at full depth
+    assert len(traced) == 2 and trace.layers == DEEP and not trace.fallback
+    by_shape = {(b, s): values for b, s, values in extrapolated(trace.points, DEEP)}
+    asked = with_reserved(4, 512, DEEP)
+    assert by_shape[4, 512]["cuda_reserved_peak_bytes"] == asked["cuda_reserved_peak_bytes"]
+    share = asked["cuda_reserved_peak_bytes"] / total(asked["memory"])
+    other = point(8, 512, DEEP)
+    assert by_shape[8, 512]["cuda_reserved_peak_bytes"] == pytest.approx(share * total(other["memory"]))
+    method = fit(trace).method(source.layers)
+    assert "batch 4 at length 512 also traced at full depth" in method
+
+
+def test_a_shape_whose_lines_cross_is_traced_at_full_depth_and_read_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = resolve_model("llama-2-70b")
+    traced: list[list[tuple[int, int, int | None]]] = []
+    monkeypatch.setattr(runner, "trace_python", lambda: None)
+    monkeypatch.setattr(runner, "trace_at", fake_trace_at(traced, point))
+    trace = run_trace(source, Workload(model="llama-2-70b", batch=1, seq=512, device="cpu"), 1, 512)
+    # The optimizer step peaks at 2, 3 and 4 layers; the backward pass overtakes it before full depth.
+    assert traced[1] == [(1, 512, None)]
+    check = check_depth(trace.points, DEEP)
+    assert check.usable and check.anchored == ((1, 512),) and not check.crossing
+    memory = memory_at(fit(trace), Workload(model="m", batch=1, seq=512, device="cpu"), 1, 512)
+    deep = point(1, 512, DEEP)
+    assert memory.phase == deep["peak_phase"] == "backward"
+    assert memory.peak - memory.overhead == pytest.approx(total(deep["memory"]), abs=4)
+
+
+def test_a_full_depth_trace_off_the_shallow_lines_brings_the_whole_full_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    def bent_at_full_depth(batch: int, seq: int, layers: int | None) -> dict[str, Any]:
+        made = with_reserved(batch, seq, layers)
+        if layers == DEEP:  # 5 % more activations than the shallow lines say
+            for snapshot in made["phases"].values():
+                if "activations" in snapshot:
+                    snapshot["activations"] = int(snapshot["activations"] * 1.05)
+        return made
+
+    source = resolve_model("llama-2-70b")
+    traced: list[list[tuple[int, int, int | None]]] = []
+    monkeypatch.setattr(runner, "trace_python", lambda: None)
+    monkeypatch.setattr(runner, "trace_at", fake_trace_at(traced, bent_at_full_depth))
+    trace = run_trace(source, Workload(model="llama-2-70b", batch=4, seq=512, device="cpu"), 4, 512)
+    assert traced[1] == [(4, 512, None)]
+    assert traced[2] == [(8, 512, None), (4, 256, None)]  # the anchor's own full-depth trace is kept
+    assert [(p["batch"], p["seq"], p["layers"]) for p in trace.points] == [
+        (4, 512, None),
+        (8, 512, None),
+        (4, 256, None),
+    ]
+    assert trace.layers is None
+    assert "off the line through 2, 3, 4 layers and the full-depth trace" in trace.fallback
+
+
+def test_a_phase_that_does_not_peak_may_peak_at_another_moment_at_full_depth() -> None:
+    # A step that peaks in the optimizer step at every depth; at full depth the backward pass peaks at another
+    # moment (on its gradients, not its activations), with the same total. That changes no figure of the step's
+    # peak, so the lines hold; the same move in the optimizer step, the step's peak, does not.
+    shapes = ((1, 128), (2, 128), (1, 64))
+    points = [point(b, s, d) for b, s in shapes for d in (2, 3, 4)]
+    anchor = point(1, 128, LAYERS)
+    assert anchor["peak_phase"] == "optimizer step"
+    backward = anchor["phases"]["backward"]
+    moved = {**backward, "activations": 0, "gradients": backward["gradients"] + backward["activations"]}
+    check = check_depth([*points, {**anchor, "phases": {**anchor["phases"], "backward": moved}}], LAYERS)
+    assert check.usable and check.off_line < 1e-9 and check.anchored == ((1, 128),)
+    step = anchor["phases"]["optimizer step"]
+    shifted = {**step, "gradients": 0, "optimizer": step["optimizer"] + step["gradients"]}
+    check = check_depth([*points, {**anchor, "phases": {**anchor["phases"], "optimizer step": shifted}}], LAYERS)
+    assert not check.linear and check.worst.startswith("optimizer step")
+
+
+def test_a_full_depth_trace_lends_no_figure_that_mixes_moments_of_a_phase_into_the_fit() -> None:
+    # Two shapes traced at full depth whose backward pass peaks at another moment there (on its gradients, not
+    # its activations, the same total). The fit over shapes must not join that moment with the lines' one of the
+    # third shape: asked for a larger batch and length, the step's parts are the lines' figures.
+    shapes = ((1, 128), (2, 128), (1, 64))
+    points = [point(b, s, d) for b, s in shapes for d in (2, 3, 4)]
+    for batch, seq in shapes[:2]:
+        anchor = point(batch, seq, LAYERS)
+        backward = anchor["phases"]["backward"]
+        moved = 3 * backward["activations"] // 4
+        anchor["phases"]["backward"] = {
+            **backward, "activations": backward["activations"] - moved, "gradients": backward["gradients"] + moved
+        }  # fmt: skip
+        points.append(anchor)
+    trace = Trace("k", tuple(points), {}, 0.0, LAYERS)
+    assert check_depth(trace.points, LAYERS).usable
+    memory = memory_at(fit(trace), Workload(model="m", batch=8, seq=512, device="cpu"), 8, 512)
+    deep = point(8, 512, LAYERS)
+    assert memory.phase == deep["peak_phase"] == "backward"
+    assert memory.activations == pytest.approx(deep["memory"]["activations"], rel=0.001)
+    assert memory.gradients == pytest.approx(deep["memory"]["gradients"], rel=0.001)
+    assert memory.peak - memory.overhead == pytest.approx(total(deep["memory"]), rel=0.001)

@@ -86,3 +86,33 @@ def test_a_model_whose_first_layers_differ_is_traced_past_them(tmp_path: Path) -
     full, phase = quantities(deep), deep["peak_phase"]
     for part in ("weights", "optimizer", "activations", "temporaries"):
         assert extended[f"{phase}.{part}"] == pytest.approx(full[f"{phase}.{part}"], rel=0.001, abs=1024), part
+
+
+def test_the_asked_shape_is_replayed_at_full_depth_and_the_others_share_its_reserved_memory() -> None:
+    """A CUDA trace: the caching allocator's reserved memory is read at full depth for the shape asked (an
+    anchor), exactly the full-depth trace's; the shallow lines are held to that trace, and every other shape's
+    reserved memory is within the 10 % band of its own full-depth replay (benchmarks/reserved_depth.py)."""
+    from gpuconfig.core.workload.runner import traced_shapes, with_anchors
+
+    source = resolve_model("gpt2")
+    assert source.layers is not None
+    workload = Workload(model="gpt2", task="finetune", batch=4, seq=512, precision="bf16", device="cuda")
+    shapes = traced_shapes(source, 4, 512)
+    shallow = trace_at(source, workload, [(b, s, d) for b, s in shapes for d in SHALLOW_LAYERS], source.layers)
+    anchored = with_anchors(source, workload, shallow, source.layers)
+    check = check_depth(anchored.points, source.layers)
+    assert check.usable, check.method()
+    assert (4, 512) in check.anchored and "also traced at full depth" in check.method()
+    full = {
+        (p["batch"], p["seq"]): quantities(p)
+        for p in trace_at(source, workload, [(b, s, None) for b, s in shapes], None).points
+    }
+    for batch, seq, values in extrapolated(anchored.points, source.layers):
+        reserved = full[batch, seq]["cuda_reserved_peak_bytes"]
+        assert reserved > 0
+        if (batch, seq) in check.anchored:
+            assert values["cuda_reserved_peak_bytes"] == reserved
+        else:
+            assert values["cuda_reserved_peak_bytes"] == pytest.approx(reserved, rel=0.10)
+        phase, peak = step_peak(values)
+        assert peak == pytest.approx(step_peak(full[batch, seq])[1], rel=0.01), (batch, seq, phase)

@@ -6,9 +6,11 @@ backward pass (the activations). One line through the step's peaks at several de
 moments of the step; so every quantity at each phase's peak is extended along its own line, and the step's
 peak at full depth is the largest phase's (estimate.memory_at). The third depth checks the lines: it must
 lie on the line of the first two within LINEAR_TOLERANCE, else the shallow traces do not describe the deep
-model and it is traced at full depth instead (runner.run_trace). So is a model whose lines cross between the
-deepest traced depth and its own: its peak would move to another phase, or to another moment of one, where
-no trace has looked.
+model and it is traced at full depth instead (runner.run_trace). A few shapes are also traced at full depth
+(anchors, runner.with_anchors): one whose lines cross between the deepest traced depth and its own (its peak
+would move to another phase, where no shallow trace looked), and on a CUDA trace the one asked, whose caching
+allocator's reserved memory is read there (AT_FULL_DEPTH). The lines must meet each anchor too: each phase's
+peak, and the parts of the phase the step peaks in, within LINEAR_TOLERANCE; else the model is traced whole.
 
 The depths follow how the config repeats its layers (ModelSource.depth_pattern, shallow_depths): a model
 whose first layers differ (DeepSeek-V3's three dense layers before its expert ones) is traced past them,
@@ -53,6 +55,12 @@ NOT_CHECKED = (
     "cpu_heap_peak_high_bytes",
     "cpu_heap_tensors_peak_bytes",
 )
+# Not extended at all: the CUDA caching allocator's reserved memory depends on which cached segments each new
+# block can reuse, which changes in steps as the model deepens: on seven models from 24 to 80 layers the line
+# through 2, 3 and 4 layers is a median 9.8 % and up to 31 % off the replay at full depth
+# (benchmarks/reserved_depth.py). So the shape asked is also traced at full depth (runner.with_anchors), and the
+# other shapes take its reserved memory as the same share of their step's peak (extrapolated).
+AT_FULL_DEPTH = ("cuda_reserved_peak_bytes",)
 # The phases of a step, each with its own peak, and the memory categories read at each peak.
 PHASES = ("forward", "backward", "optimizer step")
 # The phases in words (the keys above are also the traced quantities' names): phase_name says them.
@@ -119,6 +127,7 @@ class DepthCheck:
     worst: str  # the quantity that deviates most
     peak_phases: tuple[str, ...]  # one per depth
     crossing: str = ""  # a shape whose peak the lines move to another phase at full depth: "backward to ..."
+    anchored: tuple[tuple[int, int], ...] = ()  # the (batch, length) shapes also traced at full depth
 
     @property
     def linear(self) -> bool:
@@ -126,7 +135,8 @@ class DepthCheck:
 
     @property
     def usable(self) -> bool:
-        """Linear, and the phase that peaks at full depth is the one that peaks at the deepest trace."""
+        """Linear (at the shallow depths and against every anchor), and the phase that peaks at full depth is
+        the one that peaks at the deepest trace, or was read from an anchor where it moves."""
         return self.linear and not self.crossing
 
     def peaks_text(self) -> str:
@@ -160,9 +170,15 @@ class DepthCheck:
                 "traced at {depths} layers, extrapolated to {layers}: linear within {off:.1%}, {peaks}, but the lines "
                 "move the peak from {crossing}",
             ).format(**words, off=max(self.off_line, 0.001), crossing=self.crossing)
-        return translate(
+        text = translate(
             "Workload", "traced at {depths} layers, extrapolated to {layers}: linear within {off:.1%}, {peaks}"
         ).format(**words, off=max(self.off_line, 0.001))
+        if self.anchored:
+            shapes = ", ".join(
+                translate("Workload", "batch {batch} at length {seq}").format(batch=b, seq=s) for b, s in self.anchored
+            )
+            text += translate("Workload", "; {shapes} also traced at full depth, and read there").format(shapes=shapes)
+        return text
 
     def fallback(self) -> str:
         """Why a full-depth trace replaced the shallow ones."""
@@ -170,6 +186,12 @@ class DepthCheck:
             return translate(
                 "Workload", "extended from {depths} layers the peak would move from {crossing} at {layers} layers"
             ).format(depths=_listed(self.depths), crossing=self.crossing, layers=self.layers)
+        if self.anchored:
+            return translate(
+                "Workload",
+                "{worst} was {off:.1%} off the line through {depths} layers and the full-depth trace (more than "
+                "{tolerance:.0%})",
+            ).format(depths=_listed(self.depths), worst=self.worst, off=self.off_line, tolerance=LINEAR_TOLERANCE)
         return translate(
             "Workload", "at {depths} layers {worst} was {off:.1%} off a line in depth (more than {tolerance:.0%})"
         ).format(depths=_listed(self.depths), worst=self.worst, off=self.off_line, tolerance=LINEAR_TOLERANCE)
@@ -193,34 +215,62 @@ def _off_line(depths: list[int], values: list[float]) -> float:
     return abs(v2 - (v0 + (v1 - v0) * (d2 - d0) / (d1 - d0)))
 
 
+def split_anchors(
+    points: Sequence[dict[str, Any]], layers: int
+) -> tuple[list[dict[str, Any]], dict[tuple[int, int], dict[str, Any]]]:
+    """The shallow points, and the points traced at the full depth beside them by (batch, length)."""
+    shallow = [p for p in points if int(p["layers"]) < layers]
+    anchors = {(int(p["batch"]), int(p["seq"])): p for p in points if int(p["layers"]) >= layers}
+    return shallow, anchors
+
+
 def check_depth(points: Sequence[dict[str, Any]], layers: int) -> DepthCheck:
-    """Whether every quantity of every shallow shape is linear in depth, and where the step peaks."""
-    shapes = by_shape(points)
-    worst, worst_key = 0.0, ""
+    """Whether every quantity of every shallow shape is linear in depth, and where the step peaks. A shape
+    also traced at full depth (an anchor) checks the lines there too, and its peak is read, not extended."""
+    shallow, anchors = split_anchors(points, layers)
+    shapes = by_shape(shallow)
     for by_depth in shapes.values():
+        if len(by_depth) < 3:
+            return DepthCheck(tuple(sorted(by_depth)), layers, float("inf"), translate("Workload", "a depth"), ())
+    lines = {(b, s): values for b, s, values in along_lines(shallow, layers)}
+    # The heap's figures serve only the CPU's estimate (cpu_heap.PREDICTORS): a CUDA trace does not check them.
+    unchecked = {*NOT_CHECKED, *AT_FULL_DEPTH, *(cpu_heap.TRACED_KEYS if _replays_cuda(shallow) else ())}
+    worst, worst_key = 0.0, ""
+    for shape, by_depth in shapes.items():
         depths = sorted(by_depth)
-        if len(depths) < 3:
-            return DepthCheck(tuple(depths), layers, float("inf"), translate("Workload", "a depth"), ())
         deepest = by_depth[depths[-1]]
         values = [quantities(by_depth[d]) for d in depths]
+        anchor = anchors.get(shape)
+        full = quantities(anchor) if anchor is not None else {}
         for key in values[-1]:
-            if key in NOT_CHECKED:
+            if key in unchecked:
                 continue
             phase, _, category = key.partition(".")
             if category in CATEGORIES:  # memory at a phase's peak, against that phase's whole memory
                 scale = float(sum(deepest.get("phases", {}).get(phase, {}).values()))
+                at_full = float(sum(anchor.get("phases", {}).get(phase, {}).values())) if anchor else 0.0
             else:
                 scale = abs(values[-1][key])
+                at_full = abs(full.get(key, 0.0))
             if scale <= 0:
                 continue
             off = _off_line(depths, [v.get(key, 0.0) for v in values]) / scale
+            if anchor is not None and at_full > 0 and _compared_at_full_depth(key, anchor):
+                off = max(off, abs(lines[shape].get(key, 0.0) - full.get(key, 0.0)) / at_full)
             if off > worst:
                 worst, worst_key = off, key.replace(".", " ")
+        for phase in PHASES if anchor is not None else ():  # each phase's peak, which decides the step's
+            at_full = sum(full.get(f"{phase}.{c}", 0.0) for c in CATEGORIES)
+            on_line = sum(lines[shape].get(f"{phase}.{c}", 0.0) for c in CATEGORIES)
+            if at_full > 0 and abs(on_line - at_full) / at_full > worst:
+                worst, worst_key = abs(on_line - at_full) / at_full, phase_name(phase)
     first = next(iter(shapes.values()), {})
     depths = sorted(first)
     peak_phases = tuple(str(first[d].get("peak_phase", "")) for d in depths)
     crossing = ""
-    for batch, seq, at_full_depth in extrapolated(points, layers):
+    for (batch, seq), at_full_depth in lines.items():
+        if (batch, seq) in anchors:  # its peak at full depth was traced, not extended
+            continue
         traced = shapes[batch, seq]
         deepest_phase = str(traced[max(traced)].get("peak_phase", ""))
         extended = _peak_phase(at_full_depth)
@@ -228,7 +278,35 @@ def check_depth(points: Sequence[dict[str, Any]], layers: int) -> DepthCheck:
             crossing = crossing or translate("Workload", "{before} to {after} (batch {batch}, length {seq})").format(
                 before=phase_name(deepest_phase), after=phase_name(extended), batch=batch, seq=seq
             )
-    return DepthCheck(tuple(depths), layers, worst, worst_key, peak_phases, crossing)
+    return DepthCheck(tuple(depths), layers, worst, worst_key, peak_phases, crossing, tuple(sorted(anchors)))
+
+
+def _replays_cuda(points: Sequence[dict[str, Any]]) -> bool:
+    """Whether the points are of a CUDA trace (the caching allocator was replayed)."""
+    return any(p.get("cuda_reserved_peak_bytes") for p in points)
+
+
+def _compared_at_full_depth(key: str, anchor: dict[str, Any]) -> bool:
+    """Whether a quantity's line is held to the full-depth trace. A phase's parts are compared only in the
+    phase the step peaks in: another phase's peak may move to another moment of it as the model deepens
+    (Llama-3-70B's backward pass peaks on its activations at 2 to 4 layers and on its gradients at 80), which
+    changes its parts, not the step's peak; each phase's total is compared apart. The heap's figures are read
+    at the step's peak moment, which a crossing shape's anchor finds in another phase."""
+    phase, _, category = key.partition(".")
+    if category in CATEGORIES:
+        return phase == anchor.get("peak_phase")
+    return key not in cpu_heap.TRACED_KEYS
+
+
+def crossing_shapes(points: Sequence[dict[str, Any]], layers: int) -> list[tuple[int, int]]:
+    """The shallow shapes whose lines move the step's peak to another phase at full depth."""
+    shapes = by_shape(split_anchors(points, layers)[0])
+    found = []
+    for batch, seq, at_full_depth in along_lines(points, layers):
+        traced = shapes[batch, seq]
+        if _peak_phase(at_full_depth) != str(traced[max(traced)].get("peak_phase", "")):
+            found.append((batch, seq))
+    return found
 
 
 def _peak_phase(values: dict[str, float]) -> str:
@@ -237,11 +315,10 @@ def _peak_phase(values: dict[str, float]) -> str:
     return max(totals, key=lambda p: totals[p]) if totals else ""
 
 
-def extrapolated(points: Sequence[dict[str, Any]], layers: int) -> list[tuple[int, int, dict[str, float]]]:
-    """Each shape's quantities at `layers` layers: every one along its least-squares line in depth, each
-    phase's peak on its own (phases are never mixed: they are separate quantities)."""
+def along_lines(points: Sequence[dict[str, Any]], layers: int) -> list[tuple[int, int, dict[str, float]]]:
+    """Each shallow shape's quantities at `layers` layers, every one along its least-squares line in depth."""
     out = []
-    for (batch, seq), by_depth in by_shape(points).items():
+    for (batch, seq), by_depth in by_shape(split_anchors(points, layers)[0]).items():
         depths = sorted(by_depth)
         values = [quantities(by_depth[d]) for d in depths]
         mean_depth = sum(depths) / len(depths)
@@ -252,5 +329,33 @@ def extrapolated(points: Sequence[dict[str, Any]], layers: int) -> list[tuple[in
             mean = sum(column) / len(column)
             slope = sum((d - mean_depth) * (q - mean) for d, q in zip(depths, column, strict=True)) / spread
             at_depth[key] = mean + slope * (layers - mean_depth)
+        out.append((batch, seq, at_depth))
+    return out
+
+
+def step_peak(values: dict[str, float]) -> float:
+    """The memory at the step's peak: the largest phase's."""
+    phase = _peak_phase(values)
+    return sum(values.get(f"{phase}.{c}", 0.0) for c in CATEGORIES) if phase else 0.0
+
+
+def extrapolated(points: Sequence[dict[str, Any]], layers: int) -> list[tuple[int, int, dict[str, float]]]:
+    """Each shape's quantities at `layers` layers: every one along its least-squares line in depth, each
+    phase's peak on its own (phases are never mixed: they are separate quantities). The AT_FULL_DEPTH ones are
+    read from a shape's full-depth trace where there is one, and the other shapes take them as the same share
+    of their step's peak as the first shape so traced has (the one asked, on a CUDA trace); without any they
+    are extended like the rest. A full-depth trace's other figures are not taken: check_depth holds the lines
+    to them, but a phase that does not peak may peak at another moment there (other parts, the same total),
+    and one fit over shapes must not join different moments of a phase."""
+    anchors = {shape: quantities(p) for shape, p in split_anchors(points, layers)[1].items()}
+    first = next(iter(anchors.values()), None)
+    out = []
+    for batch, seq, at_depth in along_lines(points, layers):
+        anchor = anchors.get((batch, seq))
+        if anchor is not None:
+            at_depth.update({key: anchor.get(key, 0.0) for key in AT_FULL_DEPTH})
+        elif first is not None and step_peak(first) > 0:
+            share = step_peak(at_depth) / step_peak(first)
+            at_depth.update({key: first.get(key, 0.0) * share for key in AT_FULL_DEPTH})
         out.append((batch, seq, at_depth))
     return out

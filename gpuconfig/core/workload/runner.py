@@ -22,7 +22,7 @@ from gpuconfig.core.workers.process import Deadline, run_worker
 from gpuconfig.core.workers.programs import TRACE, program_digest
 from gpuconfig.core.workers.pythons import NoTorchPython, PythonNotFound, worker_python
 from gpuconfig.core.workload import cpu_heap
-from gpuconfig.core.workload.depth import check_depth, shallow_depths
+from gpuconfig.core.workload.depth import check_depth, crossing_shapes, shallow_depths
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
@@ -32,7 +32,9 @@ from gpuconfig.core.workload.spec import Workload, WorkloadError
 # a 2-core CPU (benchmarks/trace_depth.py: 0.09 s + 0.26 s per layer for training, 0.03 s + 0.03 s for
 # inference; a training step is traced twice). 60 s is the target for a whole trace
 # (benchmarks/estimate_speed.py): 74 layers of training (BERT-large's 24: about 20 s) and inference of any
-# zoo model fit in it. With MemTracker's per-module peaks a 16-layer model took 40 s a point.
+# zoo model fit in it. With MemTracker's per-module peaks a 16-layer model took 40 s a point. The shallow
+# traces' anchors (with_anchors) add one full-depth point on a CUDA trace, and one for each shape whose lines
+# cross (rare): at most the three points a full-depth trace would take, usually one (Llama 3 70B: 47 s).
 LAYER_SECONDS = {True: 0.26, False: 0.03}
 POINT_SECONDS = 0.5
 FULL_DEPTH_SECONDS = 60.0
@@ -173,21 +175,76 @@ def run_trace(
     timeout_s: float = TRACE_TIMEOUT_S,
     use_cache: bool = True,
 ) -> Trace:
-    """The model traced at the points plan_points chooses; shallow traces that are not linear in depth, or
-    whose lines move the peak to another phase at full depth, are replaced by a trace at full depth, which
-    says why."""
+    """The model traced at the points plan_points chooses. Shallow traces are joined by a few shapes traced at
+    full depth (with_anchors); shallow traces that are not linear in depth, or whose full-depth shapes are off
+    their lines, are replaced by a trace at full depth (the anchors' own traces kept), which says why. The
+    traces share one time limit."""
     python = trace_python()
+    started = time.monotonic()
+
+    def left() -> float:  # what is left of the time limit for the next worker
+        return max(1.0, timeout_s - (time.monotonic() - started))
+
     points, depth = plan_points(source, batch, seq, workload.training)
     trace = trace_at(source, workload, points, depth, python, progress, cancelled, timeout_s, use_cache)
     if depth is None:
         return trace
     check = check_depth(trace.points, depth)
-    if check.usable:
+    if check.linear:
+        trace = with_anchors(source, workload, trace, depth, python, progress, cancelled, left(), use_cache)
+        check = check_depth(trace.points, depth)
+        if check.usable:
+            return trace
+    anchors = {(int(p["batch"]), int(p["seq"])): {**p, "layers": None} for p in trace.points[len(points) :]}
+    shapes = list(dict.fromkeys((b, s) for b, s, _ in points))
+    rest: list[tuple[int, int, int | None]] = [(b, s, None) for b, s in shapes if (b, s) not in anchors]
+    deep = trace_at(source, workload, rest, None, python, progress, cancelled, left(), use_cache) if rest else None
+    found = {(int(p["batch"]), int(p["seq"])): p for p in (deep.points if deep else ())} | anchors
+    return Trace(
+        deep.key if deep else trace.key,
+        tuple(found[shape] for shape in shapes),
+        deep.runtime if deep else trace.runtime,
+        round(trace.seconds + (deep.seconds if deep else 0.0), 2),
+        None,
+        check.fallback(),
+    )
+
+
+def anchor_shapes(trace: Trace, depth: int) -> list[tuple[int, int]]:
+    """The shapes of a shallow trace to trace at full depth too: the one asked (the first) where the trace
+    replays the CUDA caching allocator, whose reserved memory is not extended (depth.AT_FULL_DEPTH), and any
+    whose lines move the step's peak to another phase at full depth, where no shallow trace looked."""
+    first = trace.points[0]
+    replayed = any(p.get("cuda_reserved_peak_bytes") for p in trace.points)
+    asked = [(int(first["batch"]), int(first["seq"]))] if replayed else []
+    return list(dict.fromkeys(asked + crossing_shapes(trace.points, depth)))
+
+
+def with_anchors(
+    source: ModelSource,
+    workload: Workload,
+    trace: Trace,
+    depth: int,
+    python: Interpreter | None = None,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    timeout_s: float = TRACE_TIMEOUT_S,
+    use_cache: bool = True,
+) -> Trace:
+    """A shallow trace joined by its anchor shapes traced at full depth (depth.extrapolated reads them there;
+    depth.check_depth holds the lines to them)."""
+    wanted = anchor_shapes(trace, depth)
+    if not wanted:
         return trace
-    first = min(d for _, _, d in points if d is not None)
-    full: list[tuple[int, int, int | None]] = [(b, s, None) for b, s, d in points if d == first]
-    deep = trace_at(source, workload, full, None, python, progress, cancelled, timeout_s, use_cache)
-    return Trace(deep.key, deep.points, deep.runtime, round(trace.seconds + deep.seconds, 2), None, check.fallback())
+    deep = trace_at(source, workload, [(b, s, None) for b, s in wanted], None, python, progress, cancelled,
+                    timeout_s, use_cache)  # fmt: skip
+    return Trace(
+        f"{trace.key}+{deep.key}",
+        (*trace.points, *({**p, "layers": depth} for p in deep.points)),
+        trace.runtime,
+        round(trace.seconds + deep.seconds, 2),
+        depth,
+    )
 
 
 def trace_at(
