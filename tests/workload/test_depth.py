@@ -310,3 +310,20 @@ def test_a_full_depth_trace_lends_no_figure_that_mixes_moments_of_a_phase_into_t
     assert memory.activations == pytest.approx(deep["memory"]["activations"], rel=0.001)
     assert memory.gradients == pytest.approx(deep["memory"]["gradients"], rel=0.001)
     assert memory.peak - memory.overhead == pytest.approx(total(deep["memory"]), rel=0.001)
+
+
+def test_progress_counts_on_through_the_full_depth_traces(monkeypatch: pytest.MonkeyPatch) -> None:
+    def trace_at(
+        _s: Any, _w: Any, points: list[tuple[int, int, int | None]], depth: Any, _p: Any, progress: Any, *_: Any
+    ) -> Trace:
+        for done in range(1, len(points) + 1):
+            progress(done, len(points), "a point")
+        return Trace("k", tuple({**with_reserved(b, s, d or DEEP), "layers": d} for b, s, d in points), {}, 1.0, depth)
+
+    seen: list[tuple[int, int]] = []
+    monkeypatch.setattr(runner, "trace_python", lambda: None)
+    monkeypatch.setattr(runner, "trace_at", trace_at)
+    workload = Workload(model="llama-2-70b", batch=4, seq=512, device="cpu")
+    run_trace(resolve_model("llama-2-70b"), workload, 4, 512, lambda done, total, _: seen.append((done, total)))
+    assert seen[8:] == [(9, 9), (10, 10)]  # nine shallow points, then the asked shape at full depth
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)

@@ -198,7 +198,8 @@ def run_trace(
     anchors = {(int(p["batch"]), int(p["seq"])): {**p, "layers": None} for p in trace.points[len(points) :]}
     shapes = list(dict.fromkeys((b, s) for b, s, _ in points))
     rest: list[tuple[int, int, int | None]] = [(b, s, None) for b, s in shapes if (b, s) not in anchors]
-    deep = trace_at(source, workload, rest, None, python, progress, cancelled, left(), use_cache) if rest else None
+    done = after(progress, len(trace.points))
+    deep = trace_at(source, workload, rest, None, python, done, cancelled, left(), use_cache) if rest else None
     found = {(int(p["batch"]), int(p["seq"])): p for p in (deep.points if deep else ())} | anchors
     return Trace(
         deep.key if deep else trace.key,
@@ -220,6 +221,13 @@ def anchor_shapes(trace: Trace, depth: int) -> list[tuple[int, int]]:
     return list(dict.fromkeys(asked + crossing_shapes(trace.points, depth)))
 
 
+def after(progress: Progress | None, done: int) -> Progress | None:
+    """A worker's progress counted on from the `done` points traced before it, so the bar does not start over."""
+    if progress is None:
+        return None
+    return lambda step, total, what: progress(done + step, done + total, what)
+
+
 def with_anchors(
     source: ModelSource,
     workload: Workload,
@@ -236,8 +244,8 @@ def with_anchors(
     wanted = anchor_shapes(trace, depth)
     if not wanted:
         return trace
-    deep = trace_at(source, workload, [(b, s, None) for b, s in wanted], None, python, progress, cancelled,
-                    timeout_s, use_cache)  # fmt: skip
+    deep = trace_at(source, workload, [(b, s, None) for b, s in wanted], None, python,
+                    after(progress, len(trace.points)), cancelled, timeout_s, use_cache)  # fmt: skip
     return Trace(
         f"{trace.key}+{deep.key}",
         (*trace.points, *({**p, "layers": depth} for p in deep.points)),
