@@ -20,7 +20,7 @@ each step of depth adds the same layers; one that names its odd layers one by on
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -234,7 +234,7 @@ def check_depth(points: Sequence[dict[str, Any]], layers: int) -> DepthCheck:
             return DepthCheck(tuple(sorted(by_depth)), layers, float("inf"), translate("Workload", "a depth"), ())
     lines = {(b, s): values for b, s, values in along_lines(shallow, layers)}
     # The heap's figures serve only the CPU's estimate (cpu_heap.PREDICTORS): a CUDA trace does not check them.
-    unchecked = {*NOT_CHECKED, *AT_FULL_DEPTH, *(cpu_heap.TRACED_KEYS if _replays_cuda(shallow) else ())}
+    unchecked = {*NOT_CHECKED, *AT_FULL_DEPTH, *(cpu_heap.TRACED_KEYS if replays_cuda(shallow) else ())}
     worst, worst_key = 0.0, ""
     for shape, by_depth in shapes.items():
         depths = sorted(by_depth)
@@ -267,21 +267,20 @@ def check_depth(points: Sequence[dict[str, Any]], layers: int) -> DepthCheck:
     first = next(iter(shapes.values()), {})
     depths = sorted(first)
     peak_phases = tuple(str(first[d].get("peak_phase", "")) for d in depths)
-    crossing = ""
-    for (batch, seq), at_full_depth in lines.items():
-        if (batch, seq) in anchors:  # its peak at full depth was traced, not extended
-            continue
-        traced = shapes[batch, seq]
-        deepest_phase = str(traced[max(traced)].get("peak_phase", ""))
-        extended = _peak_phase(at_full_depth)
-        if extended != deepest_phase:
-            crossing = crossing or translate("Workload", "{before} to {after} (batch {batch}, length {seq})").format(
-                before=phase_name(deepest_phase), after=phase_name(extended), batch=batch, seq=seq
+    crossing = next(
+        (
+            translate("Workload", "{before} to {after} (batch {batch}, length {seq})").format(
+                before=phase_name(before), after=phase_name(after), batch=batch, seq=seq
             )
+            for batch, seq, before, after in _crossings(shapes, lines.items())
+            if (batch, seq) not in anchors  # an anchor's peak at full depth was traced, not extended
+        ),
+        "",
+    )
     return DepthCheck(tuple(depths), layers, worst, worst_key, peak_phases, crossing, tuple(sorted(anchors)))
 
 
-def _replays_cuda(points: Sequence[dict[str, Any]]) -> bool:
+def replays_cuda(points: Sequence[dict[str, Any]]) -> bool:
     """Whether the points are of a CUDA trace (the caching allocator was replayed)."""
     return any(p.get("cuda_reserved_peak_bytes") for p in points)
 
@@ -298,15 +297,23 @@ def _compared_at_full_depth(key: str, anchor: dict[str, Any]) -> bool:
     return key not in cpu_heap.TRACED_KEYS
 
 
+def _crossings(
+    shapes: dict[tuple[int, int], dict[int, dict[str, Any]]], lines: Iterable[tuple[tuple[int, int], dict[str, float]]]
+) -> Iterator[tuple[int, int, str, str]]:
+    """(batch, length, phase at the deepest trace, phase on the lines at full depth) for each shape whose lines
+    move the step's peak to another phase."""
+    for (batch, seq), at_full_depth in lines:
+        traced = shapes[batch, seq]
+        deepest, extended = str(traced[max(traced)].get("peak_phase", "")), _peak_phase(at_full_depth)
+        if extended != deepest:
+            yield batch, seq, deepest, extended
+
+
 def crossing_shapes(points: Sequence[dict[str, Any]], layers: int) -> list[tuple[int, int]]:
     """The shallow shapes whose lines move the step's peak to another phase at full depth."""
     shapes = by_shape(split_anchors(points, layers)[0])
-    found = []
-    for batch, seq, at_full_depth in along_lines(points, layers):
-        traced = shapes[batch, seq]
-        if _peak_phase(at_full_depth) != str(traced[max(traced)].get("peak_phase", "")):
-            found.append((batch, seq))
-    return found
+    lines = (((b, s), values) for b, s, values in along_lines(points, layers))
+    return [(batch, seq) for batch, seq, _, _ in _crossings(shapes, lines)]
 
 
 def _peak_phase(values: dict[str, float]) -> str:
@@ -348,14 +355,15 @@ def extrapolated(points: Sequence[dict[str, Any]], layers: int) -> list[tuple[in
     to them, but a phase that does not peak may peak at another moment there (other parts, the same total),
     and one fit over shapes must not join different moments of a phase."""
     anchors = {shape: quantities(p) for shape, p in split_anchors(points, layers)[1].items()}
-    first = next(iter(anchors.values()), None)
+    first = next(iter(anchors.values()), {})
+    first_peak = step_peak(first)
     out = []
     for batch, seq, at_depth in along_lines(points, layers):
         anchor = anchors.get((batch, seq))
         if anchor is not None:
             at_depth.update({key: anchor.get(key, 0.0) for key in AT_FULL_DEPTH})
-        elif first is not None and step_peak(first) > 0:
-            share = step_peak(at_depth) / step_peak(first)
+        elif first_peak > 0:
+            share = step_peak(at_depth) / first_peak
             at_depth.update({key: first.get(key, 0.0) * share for key in AT_FULL_DEPTH})
         out.append((batch, seq, at_depth))
     return out

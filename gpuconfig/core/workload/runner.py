@@ -22,7 +22,7 @@ from gpuconfig.core.workers.process import Deadline, run_worker
 from gpuconfig.core.workers.programs import TRACE, program_digest
 from gpuconfig.core.workers.pythons import NoTorchPython, PythonNotFound, worker_python
 from gpuconfig.core.workload import cpu_heap
-from gpuconfig.core.workload.depth import check_depth, crossing_shapes, shallow_depths
+from gpuconfig.core.workload.depth import check_depth, crossing_shapes, replays_cuda, shallow_depths, split_anchors
 from gpuconfig.core.workload.models import ModelSource
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
@@ -195,7 +195,7 @@ def run_trace(
         check = check_depth(trace.points, depth)
         if check.usable:
             return trace
-    anchors = {(int(p["batch"]), int(p["seq"])): {**p, "layers": None} for p in trace.points[len(points) :]}
+    anchors = {shape: {**p, "layers": None} for shape, p in split_anchors(trace.points, depth)[1].items()}
     shapes = list(dict.fromkeys((b, s) for b, s, _ in points))
     rest: list[tuple[int, int, int | None]] = [(b, s, None) for b, s in shapes if (b, s) not in anchors]
     done = after(progress, len(trace.points))
@@ -216,8 +216,7 @@ def anchor_shapes(trace: Trace, depth: int) -> list[tuple[int, int]]:
     replays the CUDA caching allocator, whose reserved memory is not extended (depth.AT_FULL_DEPTH), and any
     whose lines move the step's peak to another phase at full depth, where no shallow trace looked."""
     first = trace.points[0]
-    replayed = any(p.get("cuda_reserved_peak_bytes") for p in trace.points)
-    asked = [(int(first["batch"]), int(first["seq"]))] if replayed else []
+    asked = [(int(first["batch"]), int(first["seq"]))] if replays_cuda(trace.points) else []
     return list(dict.fromkeys(asked + crossing_shapes(trace.points, depth)))
 
 
