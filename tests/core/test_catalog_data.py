@@ -46,14 +46,14 @@ SHORT_OF_TARGET: dict[str, str] = {
 # Kinds short of PRICED_SHARE, likewise (gpuconfig catalog check --stats counts them).
 SHORT_OF_PRICES: dict[str, str] = {
     "gpu": (
-        "10 cards: A100 80GB SXM and PCIe, H100 NVL, A2 and MI210 have no dated public price found yet; "
-        "GB200, MI250, MI325X, MI350X and Gaudi 2 are sold only inside whole systems"
+        "96 of 107: A100 80GB SXM and PCIe, H100 NVL, A2, MI210 and the used Tesla P40 have no dated public price "
+        "found yet; GB200, MI250, MI325X, MI350X and Gaudi 2 are sold only inside whole systems"
     ),
-    "motherboard": "3 boards unpriced",
-    "ram": "3 server RDIMMs unpriced",
-    "psu": "5 NZXT units newer than the dated retailer records",
-    "case": "3 cases unpriced",
-    "dock": "16 docks: launch prices found only in EUR or undated",
+    "motherboard": "14 of 17: the W790 board priced only in Swiss francs, two discontinued boards listed unpriced",
+    "ram": "5 of 8: three server RDIMMs with no dated listing",
+    "psu": "11 of 16: five NZXT units newer than the dated retailer records",
+    "case": "13 of 16: two 2026 NZXT cases and a rackmount case with no dated price",
+    "dock": "5 of 21: launch prices found only in EUR or undated",
 }
 
 
@@ -82,6 +82,13 @@ def test_each_kind_has_enough_rows(catalog: LoadedCatalog, kind: str, minimum: i
 def test_each_kind_is_priced(catalog: LoadedCatalog, kind: str) -> None:
     parts = of_kind(catalog, kind)
     assert sum(1 for p in parts if p.catalog_prices) >= PRICED_SHARE * len(parts)
+
+
+def test_every_kind_is_held_to_a_price_or_a_reason(catalog: LoadedCatalog) -> None:
+    """catalog check rejects a row of any shipped kind that has neither a price nor a reason (issue 25)."""
+    assert {kind.kind for kind in catalog.schema.kinds.values() if kind.priced} == set(MINIMUM_ROWS)
+    for part in catalog.parts:
+        assert part.catalog_prices or part.unpriced.strip(), part.id
 
 
 def test_every_price_has_its_own_date_and_a_basis(catalog: LoadedCatalog) -> None:

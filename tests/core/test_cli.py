@@ -188,19 +188,25 @@ def test_check_reports_every_problem(catalog_copy: Path) -> None:
 def test_check_stats_count_rows_prices_reasons_and_the_oldest_price(catalog_copy: Path) -> None:
     dock = catalog_copy / "dock.toml"
     text = dock.read_text()
-    first = text.index('id = "')
-    dock.write_text(text[:first] + 'unpriced = "sold only with a laptop bundle"\n' + text[first:])
+    blocks = text.split("[[part]]")[1:]
     stats = run_json("catalog", "check", "--stats", "--dir", str(catalog_copy))
-    rows = sum(text.count("[[part]]") for text in [p.read_text() for p in [dock]])
-    assert stats["dock"]["rows"] == rows
-    priced = sum(1 for block in text.split("[[part]]")[1:] if "\nprice = " in block)
+    assert stats["dock"]["rows"] == len(blocks)
+    priced = sum(1 for block in blocks if "\nprice = " in block)
     assert stats["dock"]["priced"] == priced
-    # the first dock row has no price in the catalog: its reason is counted, the others' absence is not explained
-    assert stats["dock"]["unpriced_with_reason"] == 1
-    assert stats["dock"]["unpriced_without_reason"] == rows - priced - 1
+    # every dock is held to a price or a reason (schema: priced = true), so every unpriced one gives its reason
+    assert stats["dock"]["unpriced_with_reason"] == sum(1 for block in blocks if "\nunpriced = " in block) > 0
+    assert stats["dock"]["unpriced_without_reason"] == 0
     dates = [m.split("date = ")[1][:10] for m in text.split("\n") if "price" in m and "date = " in m]
     assert stats["dock"]["oldest_price_date"] >= min(dates)
     assert set(stats) == {"gpu", "cpu", "motherboard", "ram", "ssd", "psu", "case", "dock", "cloud"}
+
+    # a kind not held to prices may leave a row unexplained, and the count says so
+    schema = catalog_copy / "schema.toml"
+    schema.write_text(schema.read_text().replace("[kinds.dock]\npriced = true\n", "[kinds.dock]\n"))
+    first = text.index("\nunpriced = ")
+    dock.write_text(text[:first] + text[text.index("\n", first + 1) :])
+    stats = run_json("catalog", "check", "--stats", "--dir", str(catalog_copy))
+    assert stats["dock"]["unpriced_without_reason"] == 1
 
 
 def test_a_row_with_a_price_cannot_also_say_why_it_has_none(catalog_copy: Path) -> None:
