@@ -159,6 +159,8 @@ def test_power_budget_of_the_sound_build(store: Store) -> None:
         ("12-pin (2x PCIe 8-pin via included adapter)", 0, 2, 0),
         ("2x 8-pin PCIe", 0, 2, 0),
         ("1x 6-pin PCIe", 0, 1, 0),
+        ("1x PCIe 8-pin + 1x PCIe 6-pin", 0, 2, 0),  # two cables, each its own PSU lead
+        ("1x 8-pin + 1x 6-pin PCIe", 0, 2, 0),
         ("1x 8-pin CPU (EPS)", 0, 0, 1),
         ("none (slot-powered)", 0, 0, 0),
     ],

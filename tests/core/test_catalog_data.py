@@ -23,6 +23,8 @@ MINIMUM_ROWS = {
     "cloud": 25,
 }
 PRICED_SHARE = 0.95  # of every kind, each price with its own date and basis
+# What a price is, first in every basis: a buyer tells a launch price from what a card sells for now.
+BASES = ("launch MSRP", "MSRP", "list price", "street", "on-demand")
 AMPERE_AND_LATER = {"Ampere", "Ada Lovelace", "Hopper", "Blackwell"}
 
 
@@ -97,8 +99,16 @@ def test_every_price_has_its_own_date_and_a_basis(catalog: LoadedCatalog) -> Non
     for part in catalog.parts:
         read_days = {s.read for s in part.sources}
         for price in part.catalog_prices:
-            assert price.basis.strip(), part.id
+            assert price.basis.startswith(BASES), (part.id, price.basis)
             assert price.date not in read_days, (part.id, price.date, price.basis)
+
+
+def test_a_row_price_is_its_newest_in_its_currency(catalog: LoadedCatalog) -> None:
+    """`price` is the newest a row gives in its currency; older ones (a launch MSRP beside a street price) follow."""
+    for part in catalog.parts:
+        if part.catalog_prices:
+            first = part.catalog_prices[0]
+            assert all(p.date <= first.date for p in part.catalog_prices if p.currency == first.currency), part.id
 
 
 def test_every_row_and_every_figure_has_a_source(catalog: LoadedCatalog) -> None:

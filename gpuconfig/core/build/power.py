@@ -111,7 +111,7 @@ def card_power(text: str | None) -> CardPower:
         return CardPower(int(match.group(1)) if match else 1, adapted, 0, known=True)
     if "12-pin" in lower:  # the RTX 30 Founders Edition plug, fed from 8-pin cables through its adapter
         return CardPower(0, adapted or 2, 0, known=True)
-    match = re.search(_COUNT + r"(?:pcie )?[68]-pin", lower)
-    if match:
-        return CardPower(0, int(match.group(1)), 0, known=True)
+    cables = re.findall(_COUNT + r"(?:pcie )?[68]-pin", lower)  # "1x 8-pin + 1x 6-pin PCIe": two cables
+    if cables:
+        return CardPower(0, sum(int(count) for count in cables), 0, known=True)
     return CardPower(0, 0, 0, known=False)
