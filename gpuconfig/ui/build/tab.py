@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QComboBox, QDialog, QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
@@ -48,6 +48,7 @@ from gpuconfig.ui.build.recommend.panel import RecommendPanel
 from gpuconfig.ui.build.view import BuildView
 from gpuconfig.ui.market import current_market
 from gpuconfig.ui.theme import Colors
+from gpuconfig.ui.widgets.deferred_save import DeferredSave
 from gpuconfig.ui.widgets.part_detail import PartDetailDialog
 from gpuconfig.ui.workload.tracing import Tracing
 
@@ -145,10 +146,7 @@ class BuildTab(QWidget):
         layout.setContentsMargins(12, 8, 12, 8)
         layout.addWidget(self.splitter)
 
-        self._save_timer = QTimer(self)
-        self._save_timer.setSingleShot(True)
-        self._save_timer.setInterval(2000)
-        self._save_timer.timeout.connect(self._remember)
+        self._saver = DeferredSave(self._remember, self)
         self.list.count_changed.connect(self.set_count)
         self.list.swap_requested.connect(self.open_swap)
         self.list.remove_requested.connect(self.remove_part)
@@ -244,7 +242,7 @@ class BuildTab(QWidget):
             box.setCurrentIndex(max(0, box.findData(value)))
             box.blockSignals(False)
         self.files.update_state()
-        self._save_timer.start()
+        self._saver.request()
 
     # -- the workload's memory --------------------------------------------------------------------
 
@@ -397,9 +395,7 @@ class BuildTab(QWidget):
         return self.recommend.running() or self.tracing.running()
 
     def shutdown(self, wait_ms: int = 10_000) -> None:
-        if self._save_timer.isActive():
-            self._save_timer.stop()
-            self._remember()
+        self._saver.close()
         self.tracing.shutdown(wait_ms)
         self.recommend.shutdown(wait_ms)
 

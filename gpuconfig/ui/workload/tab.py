@@ -38,6 +38,7 @@ from gpuconfig.core.workload.service import Fit, Resolved, TraceKey
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 from gpuconfig.ui.background import BackgroundJob, Jobs, one_line
 from gpuconfig.ui.theme import Colors, mark
+from gpuconfig.ui.widgets.deferred_save import DeferredSave
 from gpuconfig.ui.workload.answer import AnswerView
 from gpuconfig.ui.workload.form import PRESETS, WorkloadForm
 from gpuconfig.ui.workload.techniques import TechniquesPanel
@@ -183,10 +184,7 @@ class WorkloadTab(QWidget):
         self._debounce.timeout.connect(self.recompute)
         # The form is remembered a moment after the last answer: a settings write costs milliseconds (a
         # transaction), too much for every keystroke.
-        self._save_timer = QTimer(self)
-        self._save_timer.setSingleShot(True)
-        self._save_timer.setInterval(2000)
-        self._save_timer.timeout.connect(self._save)
+        self._saver = DeferredSave(self._save, self)
         self._show_idle("")
         self.results.setEnabled(False)
         self._restore()
@@ -230,9 +228,7 @@ class WorkloadTab(QWidget):
     def shutdown(self, wait_ms: int = 10_000) -> None:
         """Cancel everything and wait for the threads (a trace process is killed at once)."""
         self._debounce.stop()
-        if self._save_timer.isActive():
-            self._save_timer.stop()
-            self._save()
+        self._saver.close()
         self.tracing.shutdown(wait_ms)
         self._jobs.shutdown(wait_ms)
         if self._probe_history is not None:
@@ -335,7 +331,7 @@ class WorkloadTab(QWidget):
         self._clear_error()
         self.results.setEnabled(True)
         self.view.show_answer(answer)
-        self._save_timer.start()
+        self._saver.request()
         if gpu is None:
             self._cancel_advice()
             self.panel.show_without_device(workload, answer.estimate.memory.peak)
