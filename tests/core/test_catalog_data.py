@@ -51,7 +51,7 @@ SHORT_OF_PRICES: dict[str, str] = {
         "96 of 107: A100 80GB SXM and PCIe, H100 NVL, A2, MI210 and the used Tesla P40 have no dated public price "
         "found yet; GB200, MI250, MI325X, MI350X and Gaudi 2 are sold only inside whole systems"
     ),
-    "motherboard": "14 of 17: the W790 board priced only in Swiss francs, two discontinued boards listed unpriced",
+    "motherboard": "14 of 17: the W790 board priced only in Swiss francs, two boards listed without a price",
     "ram": "5 of 8: three server RDIMMs with no dated listing",
     "psu": "11 of 16: five NZXT units newer than the dated retailer records",
     "case": "13 of 16: two 2026 NZXT cases and a rackmount case with no dated price",
