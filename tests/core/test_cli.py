@@ -232,6 +232,36 @@ def test_a_kind_held_to_prices_rejects_a_row_without_one_or_a_reason(catalog_cop
     assert run("catalog", "check", "--dir", str(catalog_copy)).returncode == 0
 
 
+def test_a_price_says_first_what_it_is(catalog_copy: Path) -> None:
+    """A buyer tells a launch MSRP from a street price by the basis's first words, so a basis that does not begin
+    with one of them (or is missing) fails the check, for any catalog a user checks, not only the shipped one."""
+    gpu = catalog_copy / "gpu.toml"
+    text = gpu.read_text()
+    gpu.write_text(text.replace('basis = "launch MSRP (US)"', 'basis = "price at launch (US)"', 1))
+    result = run("catalog", "check", "--dir", str(catalog_copy))
+    assert result.returncode == 2
+    assert "basis must begin with what the price is (launch MSRP, MSRP, list price, street, on-demand)" in result.stderr
+    assert "got 'price at launch (US)'" in result.stderr
+    gpu.write_text(text.replace(', basis = "launch MSRP (US)"', "", 1))
+    result = run("catalog", "check", "--dir", str(catalog_copy))
+    assert result.returncode == 2 and "got None" in result.stderr
+
+
+def test_a_row_price_is_its_newest_in_its_currency(catalog_copy: Path) -> None:
+    """`price` is what a buyer sees first, so a newer price in the same currency further down the row fails."""
+    gpu = catalog_copy / "gpu.toml"
+    text = gpu.read_text()
+    older = '{ amount = 329, currency = "USD", date = 2021-01-12, basis = "launch MSRP (US)"'
+    assert older in text
+    gpu.write_text(text.replace(older, older.replace("2021-01-12", "2099-01-12"), 1))
+    result = run("catalog", "check", "--dir", str(catalog_copy))
+    assert result.returncode == 2
+    assert "prices: a USD price of 2099-01-12 is newer than `price`" in result.stderr
+    # the same date in the other currency is no conflict: each currency has its own newest
+    gpu.write_text(text.replace(older, older.replace('currency = "USD"', 'currency = "CNY"'), 1))
+    assert run("catalog", "check", "--dir", str(catalog_copy)).returncode == 0
+
+
 def test_a_figure_the_checks_read_is_given_or_its_absence_explained(catalog_copy: Path) -> None:
     dock = catalog_copy / "dock.toml"
     text = dock.read_text()

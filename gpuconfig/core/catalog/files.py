@@ -34,6 +34,8 @@ SLOT_LANES = (1, 2, 4, 8, 16)
 # Counts where zero is a real answer (a PSU without a 12V-2x6 connector); every other figure must be
 # positive, because a figure a part does not have is left out, never written as 0.
 ZERO_ALLOWED = frozenset({"connectors_12v2x6", "pcie_8pin", "m2_slots", "power_delivery_w"})
+# What a price is, first in its basis, so a buyer tells a launch price from what a part sells (or rents) for now.
+PRICE_BASES = ("launch MSRP", "MSRP", "list price", "street", "on-demand")
 
 
 @dataclass(frozen=True)
@@ -237,9 +239,13 @@ class _RowChecker:
             self.fail("price", 'a cloud price must say per = "hour"')
         if kind != "cloud" and per:
             self.fail("price", "only cloud prices are per hour")
+        basis = value.get("basis")
+        if not isinstance(basis, str) or not basis.startswith(PRICE_BASES):
+            self.fail("price", f"basis must begin with what the price is ({', '.join(PRICE_BASES)}), got {basis!r}")
+            return None
         if amount is None or currency not in CURRENCIES or date is None or not isinstance(source, str):
             return None
-        return Price(float(amount), currency, date, source, str(value.get("basis", "")), per)
+        return Price(float(amount), currency, date, source, basis, per)
 
     def prices(self, kind: str, first: Price | None, value: Any, first_given: bool) -> tuple[Price, ...]:
         """The row's `price` and its further `prices` (each as `price` is checked): at most one per currency,
@@ -257,7 +263,14 @@ class _RowChecker:
             if price is None:
                 continue
             if any((p.currency, p.date, p.basis) == (price.currency, price.date, price.basis) for p in found):
-                self.fail("prices", f"two prices in {price.currency} of {price.date} ({price.basis or 'no basis'})")
+                self.fail("prices", f"two prices in {price.currency} of {price.date} ({price.basis})")
+                continue
+            if first is not None and price.currency == first.currency and price.date > first.date:
+                self.fail(
+                    "prices",
+                    f"a {price.currency} price of {price.date} is newer than `price` ({first.date}):"
+                    f" `price` is the row's newest in its currency, older ones follow in `prices`",
+                )
                 continue
             found.append(price)
         return tuple(found)
