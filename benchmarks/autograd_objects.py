@@ -18,7 +18,15 @@ the graph's objects. A second forward, not recorded, counts the nodes with the t
 Measured twice: without checkpointing (every node "plain") and with every block under non-reentrant
 activation checkpointing (its nodes "checkpointed": their saved tensors are packed away, so they hold other
 objects); the few plain nodes of the checkpointed run (embedding, head, loss) are taken out with the plain
-run's figures. Writes results/autograd_objects.json and catalog/autograd_objects.toml.
+run's figures. Then the kernels' own blocks: a forward and backward of the plain run with every operator call
+between two marker blocks, and per operator the aligned blocks its CPU kernel allocates and frees before it
+returns, in order; the same again at another width and length on one thread, and only the operators whose
+blocks are the same both times are kept (GELU's oneDNN objects; per-thread buffers, as layer norm's backward
+and CPU flash attention take, follow the shapes and threads and are left out). The trace marks where the kept
+operators run (gpuconfig/workers/tracer/kernel_scratch.py) and the replay performs their blocks there. The
+optimizer step is left out: its in-place updates allocate a few 4- and 8-byte blocks only when called with
+Python numbers, which the operator's name does not tell. Writes results/autograd_objects.json and
+catalog/autograd_objects.toml.
 """
 
 from __future__ import annotations
@@ -44,16 +52,18 @@ HEADER_WINDOW = 4  # how many calls from its storage's allocation and free a ten
 SMALL = 4096  # blocks below this are the graph's objects; tensors' storages are larger or posix_memalign()ed
 RECORD = struct.Struct("<QQQ")
 MIN_SHARE = 0.002  # sizes rarer than this are left out of the catalog's mix (their share goes to the others)
+BEGIN, END = 4093, 4091  # the sizes of the marker blocks around each operator call (no kernel allocates them)
+OTHER_SHAPE = (192, 96)  # width and tokens of the second look at the kernels' blocks, on one thread
 
 
-def reference_model(checkpointed: bool) -> tuple[Any, Any, Any]:
-    """A GPT-style decoder from plain torch.nn, its optimizer and a batch."""
+def reference_model(checkpointed: bool, width: int = 256, seq: int = 128) -> tuple[Any, Any, Any]:
+    """A GPT-style decoder from plain torch.nn, its optimizer and a batch (`width` and `seq` change its shapes)."""
     import torch
     from torch import nn
     from torch.nn import functional as F
     from torch.utils.checkpoint import checkpoint
 
-    width, heads, layers, vocab, batch, seq = 256, 4, 4, 1000, 4, 128
+    heads, layers, vocab, batch = 4, 4, 1000, 4
 
     class Block(nn.Module):
         def __init__(self) -> None:
@@ -117,7 +127,109 @@ def child(checkpointed: bool, library: str, log: str) -> dict[str, Any]:
     with marker:
         model(ids)
     kinds = Counter(kind for _, _, kind in marker.marks)
-    return {"plain": kinds[PLAIN], "checkpointed": kinds[CHECKPOINTED], "torch": torch.__version__}
+    operators = kernel_calls(model, ids, logger, f"{log}.kernels")
+    optimizer.zero_grad(set_to_none=True)
+    # The same calls at other shapes on one thread: a kernel whose blocks follow the shapes or the threads (a
+    # per-thread buffer) differs there, and only what stays the same is kept (kernel_scripts).
+    torch.set_num_threads(1)
+    other, _, other_ids = reference_model(checkpointed, width=OTHER_SHAPE[0], seq=OTHER_SHAPE[1])
+    others = kernel_calls(other, other_ids, logger, f"{log}.kernels.other")
+    return {
+        "plain": kinds[PLAIN],
+        "checkpointed": kinds[CHECKPOINTED],
+        "torch": torch.__version__,
+        "ops": operators,
+        "other ops": others,
+    }
+
+
+def kernel_calls(model: Any, ids: Any, logger: Any, log: str) -> list[str]:
+    """A forward and backward recorded with every operator call between two marker blocks (malloc of
+    BEGIN and END bytes, freed at once), so the blocks each kernel allocates for itself can be told apart
+    (kernel_scripts); returns the operators' names in call order."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    interposed = ctypes.CDLL(None)  # the preloaded malloc_log's malloc, so the markers are recorded
+    interposed.malloc.restype = ctypes.c_void_p
+    interposed.malloc.argtypes = [ctypes.c_size_t]
+    interposed.free.argtypes = [ctypes.c_void_p]
+    names: list[str] = []
+
+    def mark(size: int) -> None:
+        interposed.free(interposed.malloc(size))
+
+    class Marked(TorchDispatchMode):
+        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            mark(BEGIN)
+            out = func(*args, **(kwargs or {}))
+            mark(END)
+            names.append(str(func))
+            return out
+
+    with Marked():
+        model(ids).backward()  # once unrecorded: the first call of a kernel may set up what later calls reuse
+    names.clear()
+    if logger.malloc_log_start(log.encode()) != 0:
+        raise OSError(f"cannot write {log}")
+    with Marked():
+        model(ids).backward()
+    logger.malloc_log_stop()
+    return names
+
+
+def kernel_scripts(log: Path, names: list[str]) -> dict[str, list[int]]:
+    """Per operator, the aligned blocks its kernel allocates and frees before it returns, in order: a size
+    allocates, -n frees the n-th block allocated. An operator whose calls differ keeps its most common script;
+    one whose kernel allocates none is left out."""
+    calls: dict[str, Counter[tuple[int, ...]]] = {}
+    window: list[tuple[int, int, int]] | None = None
+    call = 0
+    for kind, pointer, size in records(log):
+        if kind == 1 and size in (BEGIN, END):
+            if size == BEGIN:
+                window = []
+            elif window is not None:
+                calls.setdefault(names[call], Counter())[script_of(window)] += 1
+                call, window = call + 1, None
+            continue
+        if window is not None:
+            window.append((kind, pointer, size))
+    if call != len(names):
+        raise SystemExit(f"the kernel markers do not match the calls: {call} of {len(names)}")
+    scripts = {name: list(counter.most_common(1)[0][0]) for name, counter in calls.items()}
+    return {name: script for name, script in sorted(scripts.items()) if script}
+
+
+def same_scripts(first: dict[str, list[int]], other: dict[str, list[int]]) -> dict[str, list[int]]:
+    """The scripts that are the same at both shapes and thread counts: blocks that do not follow the shapes or
+    the threads (oneDNN's objects), unlike per-thread buffers (layer norm's backward, CPU flash attention), whose
+    sizes the replay could not know for another model on another machine."""
+    return {name: script for name, script in first.items() if other.get(name) == script}
+
+
+def script_of(window: list[tuple[int, int, int]]) -> tuple[int, ...]:
+    """The aligned blocks allocated and freed within one call (its outputs outlive it and are left out)."""
+    freed_inside = set()
+    live: set[int] = set()
+    for index, (kind, pointer, _) in enumerate(window):
+        if kind == 2:
+            live.add(index)
+        elif kind == 3:
+            opened = [i for i in live if window[i][1] == pointer]
+            if opened:
+                live.discard(opened[0])
+                freed_inside.add(opened[0])
+    script: list[int] = []
+    number: dict[int, int] = {}
+    open_blocks: dict[int, int] = {}
+    for index, (kind, pointer, size) in enumerate(window):
+        if index in freed_inside:
+            number[index] = len(number) + 1
+            open_blocks[pointer] = index
+            script.append(size)
+        elif kind == 3 and pointer in open_blocks:
+            script.append(-number[open_blocks.pop(pointer)])
+    return tuple(script)
 
 
 def records(log: Path) -> list[tuple[int, int, int]]:
@@ -188,6 +300,10 @@ def measure(checkpointed: bool, library: Path, work: Path) -> dict[str, Any]:
         "torch": counted["torch"],
         "objects": graph_objects(log),
         "headers": tensor_headers(Path(f"{log}.step")),
+        "kernels": same_scripts(
+            kernel_scripts(Path(f"{log}.kernels"), counted["ops"]),
+            kernel_scripts(Path(f"{log}.kernels.other"), counted["other ops"]),
+        ),
     }
 
 
@@ -244,6 +360,7 @@ def main() -> int:
         },
         "kinds": kinds,
         "tensor_headers": headers,
+        "kernels": plain["kernels"],
         "machine": machine(),
         "date": time.strftime("%Y-%m-%d"),
         "command": "python benchmarks/autograd_objects.py",
@@ -266,6 +383,11 @@ def main() -> int:
         f"per_storage = {headers['per_storage']}",
         f"sizes = {json.dumps(headers['sizes'])}",
         f"before = {json.dumps(headers['before'])}",
+        "",
+        "# The aligned blocks an operator's CPU kernel allocates and frees before it returns, in order (a size",
+        "# allocates, -n frees the n-th block allocated); the replay performs them where the operator ran.",
+        "[kernels]",
+        *(f"{json.dumps(name)} = {json.dumps(script)}" for name, script in plain["kernels"].items()),
     ]
     CATALOG.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(json.dumps({k: v for k, v in result.items() if k in ("nodes", "objects")}))

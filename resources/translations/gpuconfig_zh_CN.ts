@@ -8336,8 +8336,8 @@ samples</source>
         <translation>CPU 分配器（glibc 为复用而保留的已释放内存）</translation>
     </message>
     <message>
-        <source>every traced allocation and free replayed through this machine&apos;s glibc malloc (posix_memalign, 64-byte aligned as PyTorch&apos;s CPU allocator) in a fresh copy of the trace process, with the small blocks a real step allocates among them (each tensor&apos;s headers, each autograd node&apos;s objects until backward runs it; {objects}); the growth of its heap and mapped chunks (mallinfo2) beyond the tensors{placements}</source>
-        <translation>在追踪进程的全新副本中，将追踪到的每次分配和释放经本机的 glibc malloc 重放（posix_memalign，与 PyTorch 的 CPU 分配器一样按 64 字节对齐），并穿插实际单步会分配的小内存块（每个张量的头部、每个 autograd 节点在反向传播执行它之前的对象；{objects}）；取其堆和映射块（mallinfo2）超出张量部分的增长{placements}</translation>
+        <source>every traced allocation and free replayed through this machine&apos;s glibc malloc (posix_memalign, 64-byte aligned as PyTorch&apos;s CPU allocator) in a fresh copy of the trace process, with the small blocks a real step allocates among them (each tensor&apos;s headers, each autograd node&apos;s objects until backward runs it, the aligned blocks some CPU kernels allocate and free while they run, such as GELU&apos;s oneDNN objects; {objects}); the growth of its heap and mapped chunks (mallinfo2) beyond the tensors{placements}</source>
+        <translation>在追踪进程的全新副本中，将追踪到的每次分配和释放经本机的 glibc malloc 重放（posix_memalign，与 PyTorch 的 CPU 分配器一样按 64 字节对齐），并穿插实际单步会分配的小内存块（每个张量的头部、每个 autograd 节点在反向传播执行它之前的对象、部分 CPU 算子在运行期间分配并释放的对齐内存块，例如 GELU 的 oneDNN 对象；{objects}）；取其堆和映射块（mallinfo2）超出张量部分的增长{placements}</translation>
     </message>
     <message>
         <source>CPU allocator (freed memory kept for reuse)</source>

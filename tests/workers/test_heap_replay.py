@@ -10,7 +10,15 @@ from collections import Counter
 import pytest
 
 from gpuconfig.workers.tracer.autograd_nodes import CHECKPOINTED, PLAIN
-from gpuconfig.workers.tracer.heap import SMALL, TENSOR, MallocReplay, size_cycle, with_small_objects
+from gpuconfig.workers.tracer.heap import (
+    ALIGNED,
+    SMALL,
+    TENSOR,
+    MallocReplay,
+    kernel_blocks,
+    size_cycle,
+    with_small_objects,
+)
 
 KiB, MiB = 1024, 1024 * 1024
 OBJECTS = {
@@ -183,3 +191,84 @@ def test_the_runtime_is_measured_in_a_fresh_process_with_every_library_page_it_t
     assert how == "fresh process"
     # at least a fresh torch's; at most this process's before its 256 MiB, plus the warm-up step's libraries
     assert int(fresh.stdout.strip().splitlines()[-1]) < runtime < before + 128 * MiB
+
+
+def test_a_kernel_script_allocates_its_blocks_and_frees_each_once_in_order() -> None:
+    stream = list(kernel_blocks("call", [768, 16, -2, 824, -1, -3]))
+    assert stream == [
+        (("call", 1), 768, ALIGNED),
+        (("call", 2), 16, ALIGNED),
+        (("call", 2), -1, ALIGNED),
+        (("call", 3), 824, ALIGNED),
+        (("call", 1), -1, ALIGNED),
+        (("call", 3), -1, ALIGNED),
+    ]
+
+
+def test_a_marked_kernel_runs_its_blocks_after_its_output_and_an_unmeasured_one_adds_nothing() -> None:
+    objects = {"kernels": {"aten.gelu.default": [768, 16, -1, -2]}}
+    events = [(1, 4096), (2, 4096), (1, -1)]
+    # gelu ran after the first storage (its output) was allocated; an operator without a script adds nothing
+    kernels = [(1, "aten.gelu.default"), (2, "aten.mm.default"), (3, "aten.gelu.default")]
+    stream = list(with_small_objects(events, [], objects, kernels=kernels))
+    kinds = [kind for _, _, kind in stream]
+    assert kinds == [TENSOR, *[ALIGNED] * 4, TENSOR, TENSOR, *[ALIGNED] * 4]
+    assert [size for _, size, _ in stream[1:5]] == [768, 16, -1, -1]
+    calls = {key[0] for key, _, kind in stream if kind == ALIGNED}
+    assert len(calls) == 2  # each call's blocks are its own
+    assert list(with_small_objects(events, [], {}, kernels=kernels)) == [(k, s, TENSOR) for k, s in events]
+
+
+def test_a_kernel_runs_after_the_node_its_call_creates_and_before_backward_releases_a_node() -> None:
+    objects = {"plain": {"per_node": 1.0, "sizes": [[16, 1.0]]}, "kernels": {"k": [768, -1]}}
+    events = [(1, 4096), (2, 4096)]
+    marks = [(1, 1, PLAIN), (1, 2, 0), (1, 3, PLAIN)]  # at one position: a node made, one released, one made
+    stream = list(with_small_objects(events, marks, objects, kernels=[(1, "k")]))
+    order = [
+        ("kernel" if kind == ALIGNED else key[0][0] if kind == SMALL else "tensor", size) for key, size, kind in stream
+    ]
+    assert order == [("tensor", 4096), ("node", 16), ("kernel", 768), ("kernel", -1), ("node", 16), ("tensor", 4096)]
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not hasattr(os, "confstr") or not os.confstr("CS_GNU_LIBC_VERSION"),
+    reason="the heap replay runs glibc's own malloc",
+)
+def test_the_replay_allocates_a_kernels_blocks_aligned_and_gives_them_back() -> None:
+    """A kernel's blocks live only while it runs: 40 MiB of them (mapped, whatever the heap) allocated and
+    freed between two tensors leave the peak where the tensors alone put it; left live, they would add."""
+    size = 40 * MiB
+    events = [(1, 64 * KiB), (2, 64 * KiB)]
+    objects = {"kernels": {"k": [size, size, -1, -2]}}
+    assert sum(kind == ALIGNED for _, _, kind in with_small_objects(events, [], objects, kernels=[(1, "k")])) == 4
+    with MallocReplay() as replay:
+        alone = replay.peak(events)
+        freed = replay.peak(events, objects=objects, kernels=[(1, "k")])
+        kept = replay.replay([(1, 64 * KiB, TENSOR), ("x", size, ALIGNED), (2, 64 * KiB, TENSOR)])
+    assert alone is not None and freed is not None and kept is not None
+    assert freed - alone < size
+    assert kept - alone == pytest.approx(size, rel=0.01)
+
+
+def test_the_kernel_marker_notes_a_measured_operator_after_its_output_under_fake_tensors() -> None:
+    import torch  # noqa: TID251  (the tests' Python has the torch extra)
+
+    from gpuconfig.workers.tracer import torch_private
+    from gpuconfig.workers.tracer.kernel_scratch import kernel_marker
+
+    with torch_private.fake_tensor_mode():
+        tracker = torch_private.recording_tracker()
+        x = torch.ones(64, 64, requires_grad=True)
+        with tracker:
+            marker = kernel_marker(tracker.events, ["aten.gelu.default", "aten.gelu_backward.default"])
+            with marker:
+                before = len(tracker.events)
+                y = torch.nn.functional.gelu(x)
+                after_forward = len(tracker.events)
+                y.sum().backward()
+                # PyTorch's own loop, not oneDNN's: the tanh form, and a float64 input
+                torch.nn.functional.gelu(x, approximate="tanh").sum().backward()
+                torch.nn.functional.gelu(x.double()).sum().backward()
+    names = [name for _, name in marker.marks]
+    assert names == ["aten.gelu.default", "aten.gelu_backward.default"]
+    assert marker.marks[0][0] == after_forward > before  # after gelu's output storage was recorded

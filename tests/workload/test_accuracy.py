@@ -99,6 +99,9 @@ def test_the_replayed_small_blocks_are_read_from_the_measured_catalog() -> None:
         assert 1 < objects[name][count] < 10, name  # a few blocks each, as PyTorch's C++ objects go
         assert sum(share for _, share in objects[name]["sizes"]) == pytest.approx(1.0, abs=0.01)
     assert set(objects["tensor"]["before"]) <= {size for size, _ in objects["tensor"]["sizes"]}
+    # GELU's CPU kernel builds oneDNN objects on every call: aligned blocks the trace never sees
+    gelu = objects["kernels"]["aten.gelu.default"]
+    assert sum(step > 0 for step in gelu) == sum(step < 0 for step in gelu) > 0  # each block freed before it returns
 
 
 @pytest.mark.parametrize(
@@ -111,6 +114,15 @@ def test_the_replayed_small_blocks_are_read_from_the_measured_catalog() -> None:
         "[plain]\nper_node = 4.0\nsizes = [[-16, 1.0]]\n[checkpointed]\nper_node = 3.0\nsizes = [[32, 1.0]]\n"
         "[tensor]\nper_storage = 3.0\nsizes = [[96, 1.0]]\n",  # a negative size
         "[plain\n",  # not TOML
+        # a kernel's script freeing a block it never allocated
+        "[plain]\nper_node = 4.0\nsizes = [[16, 1.0]]\n[checkpointed]\nper_node = 3.0\nsizes = [[32, 1.0]]\n"
+        '[tensor]\nper_storage = 3.0\nsizes = [[96, 1.0]]\n[kernels]\n"aten.gelu.default" = [768, -2]\n',
+        # a kernel's script leaving a block live (it would pile up with every call)
+        "[plain]\nper_node = 4.0\nsizes = [[16, 1.0]]\n[checkpointed]\nper_node = 3.0\nsizes = [[32, 1.0]]\n"
+        '[tensor]\nper_storage = 3.0\nsizes = [[96, 1.0]]\n[kernels]\n"aten.gelu.default" = [768, 16, -1]\n',
+        # the kernels' table not a table
+        "kernels = [1]\n[plain]\nper_node = 4.0\nsizes = [[16, 1.0]]\n[checkpointed]\nper_node = 3.0\n"
+        "sizes = [[32, 1.0]]\n[tensor]\nper_storage = 3.0\nsizes = [[96, 1.0]]\n",
     ],
 )
 def test_a_damaged_small_block_table_means_the_tensors_alone_are_replayed(

@@ -12,9 +12,12 @@ and their sizes are PyTorch's, measured by benchmarks/autograd_objects.py from t
 reference model that is none of the accuracy benchmark's families (catalog/autograd_objects.toml, read here).
 Where each small block lands is not known and moves the heap (up to ±10 % for a ViT-base step with
 checkpointing), so the replay is made with several shuffled placements of their sizes and the median is kept
-(workers/tracer/point.py, HEAP_DRAWS). On benchmarks/estimate_accuracy_cpu.py's 20 cases of 10 families the
-estimate is then within 3.6 % of the measured peak at the median, worst +17.0 %; replaying the tensors alone
-it was 9.8 %, worst -36.0 %.
+(workers/tracer/point.py, HEAP_DRAWS). Some CPU kernels also allocate aligned blocks of their own and free them
+before they return (GELU's oneDNN objects, on every call); the same measurement finds them per operator, the
+trace marks where those operators ran (workers/tracer/kernel_scratch.py), and the replay performs them there.
+On benchmarks/estimate_accuracy_cpu.py's 20 cases of 10 families the estimate is then within 3.4 % of the
+measured peak at the median, worst +7.6 % (before the kernels' blocks: 3.6 %, worst +17.0 %, a ViT-base step with
+checkpointing); replaying the tensors alone it was 8.4 %, worst -36.0 %.
 
 What is left may be a measured share of a traced quantity (catalog/cpu_heap.toml): the benchmark fits each
 candidate share on half the model families, reports its error on the other half (and the other way round),
@@ -93,8 +96,9 @@ def autograd_objects() -> dict[str, Any] | None:
     """The small blocks a CPU training step allocates beside its tensors, as measured by
     benchmarks/autograd_objects.py from a real run's malloc stream (catalog/autograd_objects.toml): per
     autograd node of each kind ("plain", "checkpointed": `per_node` blocks and the share of each size) and
-    per tensor storage ("tensor": `per_storage`, the shares, and the sizes allocated `before` it). None when
-    the file is absent or damaged: the heap replay then follows the tensors alone."""
+    per tensor storage ("tensor": `per_storage`, the shares, and the sizes allocated `before` it), and per
+    operator whose CPU kernel allocates blocks of its own ("kernels": name -> its script, sizes allocated and -n
+    freeing the n-th). None when the file is absent or damaged: the heap replay then follows the tensors alone."""
     path = catalog_dir() / OBJECTS_FILE
     try:
         with path.open("rb") as handle:
@@ -108,6 +112,29 @@ def autograd_objects() -> dict[str, Any] | None:
                 return None
             tables[name] = {count: per, "sizes": sizes}
         tables["tensor"]["before"] = [int(size) for size in data["tensor"].get("before", [])]
+        table = data.get("kernels", {})
+        if not isinstance(table, dict) or not all(isinstance(script, list) for script in table.values()):
+            return None
+        kernels = {str(name): [int(step) for step in script] for name, script in table.items()}
+        if not all(_script_ok(script) for script in kernels.values()):
+            return None
+        tables["kernels"] = kernels
         return tables | {"torch": str(data.get("torch", "")), "source": str(data.get("source", ""))}
     except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
         return None
+
+
+def _script_ok(script: list[int]) -> bool:
+    """A kernel's script allocates blocks under 1 MiB and frees every block it allocated, once, before it ends
+    (a block left live would pile up with every call of the kernel)."""
+    allocated, freed = 0, set()
+    for step in script:
+        if step > 0:
+            if step >= 1 << 20:
+                return False
+            allocated += 1
+        elif not (0 < -step <= allocated) or -step in freed:
+            return False
+        else:
+            freed.add(-step)
+    return len(freed) == allocated

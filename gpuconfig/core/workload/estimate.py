@@ -371,8 +371,9 @@ def _overheads(
                     "every traced allocation and free replayed through this machine's glibc malloc "
                     "(posix_memalign, 64-byte aligned as PyTorch's CPU allocator) in a fresh copy of the trace "
                     "process, with the small blocks a real step allocates among them (each tensor's headers, each "
-                    "autograd node's objects until backward runs it; {objects}); the growth of its heap and mapped "
-                    "chunks (mallinfo2) beyond the tensors{placements}",
+                    "autograd node's objects until backward runs it, the aligned blocks some CPU kernels allocate "
+                    "and free while they run, such as GELU's oneDNN objects; {objects}); the growth of its heap and "
+                    "mapped chunks (mallinfo2) beyond the tensors{placements}",
                 ).format(objects=objects_source(), placements=placements(fitted, batch, seq, traced_tensors)),
                 "cpu_allocator",
             )

@@ -11,7 +11,9 @@ from typing import Any
 
 from .autograd_nodes import CHECKPOINTED, PLAIN
 
-TENSOR, SMALL = 0, 1  # a replayed block: a tensor's storage (posix_memalign) or one of a node's small objects
+# A replayed block: a tensor's storage (posix_memalign), one of a node's small objects (malloc), or a block a CPU
+# kernel allocates aligned for itself (posix_memalign; workers/tracer/kernel_scratch.py).
+TENSOR, SMALL, ALIGNED = 0, 1, 2
 
 
 class MallocReplay:
@@ -120,6 +122,8 @@ class MallocReplay:
             if libc.posix_memalign(ctypes.byref(pointer), 64, max(1, size)) != 0:
                 return -1
             slots[slot] = pointer.value
+            if kind == ALIGNED:
+                continue  # nor does a kernel's own block
             info = mallinfo2()
             peak = max(peak, info.arena + info.hblkhd - start)
         return peak
@@ -144,11 +148,12 @@ class MallocReplay:
         marks: Sequence[tuple[int, int, int]] = (),
         objects: Mapping[str, Any] | None = None,
         seed: int = 0,
+        kernels: Sequence[tuple[int, str]] = (),
     ) -> int | None:
         """Largest heap growth for (key, size) allocations and (key, -1) frees, with the small objects of
-        the autograd nodes `marks` places among them (see the class) in the order of sizes `seed` shuffles;
-        None if unavailable."""
-        return self.replay(with_small_objects(events, marks, objects, seed))
+        the autograd nodes `marks` places among them (see the class) in the order of sizes `seed` shuffles,
+        and the blocks of the kernels `kernels` places; None if unavailable."""
+        return self.replay(with_small_objects(events, marks, objects, seed, kernels))
 
     def replay(self, stream: Iterable[tuple[Any, int, int]]) -> int | None:
         """Largest heap growth for a stream of (key, size, TENSOR or SMALL) allocations and (key, -1, kind)
@@ -192,9 +197,12 @@ def with_small_objects(
     marks: Sequence[tuple[int, int, int]],
     objects: Mapping[str, Any] | None,
     seed: int = 0,
+    kernels: Sequence[tuple[int, str]] = (),
 ) -> Iterator[tuple[Any, int, int]]:
     """The storage events as (key, size, TENSOR), each storage with its header blocks and each marked node
-    with its small objects, as (key, size, SMALL); a free is size -1. A storage's headers are allocated
+    with its small objects, as (key, size, SMALL), and where each of `kernels` (position, operator) ran, the
+    blocks that operator's kernel allocates and frees for itself (`objects["kernels"]`, as
+    kernel_blocks reads them), as (key, size, ALIGNED); a free is size -1. A storage's headers are allocated
     around it (the sizes `before` lists ahead of it, the rest after) and freed after it; a node's objects
     are allocated where it was created and freed where it was released. Each table gives how many blocks a
     storage (`per_storage`) or a node of its kind (`per_node`) has on average, a fraction carried to the
@@ -225,11 +233,24 @@ def with_small_objects(
     for position, serial, kind in marks:
         by_position.setdefault(position, []).append((serial, kind))
     kinds = {PLAIN: "plain", CHECKPOINTED: "checkpointed"}
+    scripts = (objects or {}).get("kernels") or {}
+    ran: dict[int, list[str]] = {}
+    for position, name in kernels:
+        if name in scripts:
+            ran.setdefault(position, []).append(name)
 
     def at(position: int) -> Iterator[tuple[Any, int, int]]:
+        # A kernel runs after the node its call creates and before backward releases the node that ran it: its
+        # blocks go before the first release marked here.
+        calls = [
+            kernel_blocks(("kernel", position, call), scripts[name]) for call, name in enumerate(ran.get(position, ()))
+        ]
         for serial, kind in by_position.get(position, ()):
             node = ("node", serial)
             if kind == 0:
+                for performed in calls:
+                    yield from performed
+                calls = []
                 for key in held.pop(node, ()):
                     yield key, -1, SMALL
                 continue
@@ -237,6 +258,8 @@ def with_small_objects(
             held[node] = [key for key, _ in blocks]
             for key, size in blocks:
                 yield key, size, SMALL
+        for performed in calls:
+            yield from performed
 
     for position, (key, size) in enumerate(events):
         yield from at(position)
@@ -258,6 +281,18 @@ def with_small_objects(
             if header_size not in ahead:
                 yield (owner, index), header_size, SMALL
     yield from at(len(events))
+
+
+def kernel_blocks(owner: Any, script: Sequence[int]) -> Iterator[tuple[Any, int, int]]:
+    """One kernel call's own blocks as (key, size, ALIGNED) and (key, -1, ALIGNED): in `script` a positive
+    number allocates a block of that many bytes, -n frees the n-th block the call allocated (counted from 1)."""
+    allocated = 0
+    for step in script:
+        if step > 0:
+            allocated += 1
+            yield (owner, allocated), int(step), ALIGNED
+        else:
+            yield (owner, -int(step)), -1, ALIGNED
 
 
 def size_cycle(sizes: list[list[float]], length: int = 1000, seed: int = 0) -> list[int]:

@@ -19,6 +19,7 @@ from .cudnn_workspace import cudnn_workspaces
 from .events import TraceError
 from .heap import MallocReplay
 from .heap_profile import heap_profile
+from .kernel_scratch import kernel_marker
 from .lora import add_lora
 from .memory import PhasePeaks, cache_bytes, frozen_parameters_tolerated
 from .models import build, call, input_bytes, loss_of, skipped_init
@@ -138,10 +139,12 @@ HEAP_DRAWS = 5
 
 
 def heap_draws(
-    replay: MallocReplay | None, events: list[tuple[int, int]], marks: Any, objects: Any
+    replay: MallocReplay | None, events: list[tuple[int, int]], marks: Any, objects: Any, kernels: Any = ()
 ) -> dict[str, int | None]:
     """The heap's growth replayed with HEAP_DRAWS placements of the small blocks: their median, least and most."""
-    peaks = [replay.peak(events, marks, objects, seed) for seed in range(HEAP_DRAWS)] if replay is not None else []
+    peaks = (
+        [replay.peak(events, marks, objects, seed, kernels) for seed in range(HEAP_DRAWS)] if replay is not None else []
+    )
     drawn = sorted(peak for peak in peaks if peak is not None)
     if not drawn or len(drawn) < len(peaks):
         return {"cpu_heap_peak_bytes": None, "cpu_heap_peak_low_bytes": None, "cpu_heap_peak_high_bytes": None}
@@ -175,6 +178,8 @@ def trace_point(
         grad_bytes = sum(p.numel() * p.element_size() for p in unique_trainable)
         tracker = torch_private.recording_tracker()
         marker = node_marker(tracker.events)
+        scripts = (request.get("autograd_objects") or {}).get("kernels") or {}
+        kernels = kernel_marker(tracker.events, scripts) if replay is not None and scripts else None
         accumulation = in_place_accumulation(lambda: marker.applying)
         counter = op_counter()
         kv = 0
@@ -193,7 +198,7 @@ def trace_point(
                 if last:
                     tracker.reset_mod_stats()  # MemTracker refuses a module's second call otherwise
                     peaks.begin()  # the peaks of the last (steady-state) step only
-                with counter if last else contextlib.nullcontext(), marker:
+                with counter if last else contextlib.nullcontext(), marker, kernels or contextlib.nullcontext():
                     told = Told(peaks, counter) if last else None
                     kv = one_step(model, inputs, optimizer, request, told, backward=accumulation)
             peak_phase, peak = peaks.peak()
@@ -207,7 +212,9 @@ def trace_point(
         "phases": peaks.phases,
         "phase_positions": peaks.positions,
         "kv_cache_bytes": kv,
-        **heap_draws(replay, tracker.events, marker.marks, request.get("autograd_objects")),
+        **heap_draws(
+            replay, tracker.events, marker.marks, request.get("autograd_objects"), kernels.marks if kernels else ()
+        ),
         # The same replay without the small blocks: what they add, for the accuracy benchmark to show.
         "cpu_heap_tensors_peak_bytes": replay.peak(tracker.events) if replay is not None else None,
         "autograd_nodes": sum(kind != 0 for _, _, kind in marker.marks),
