@@ -147,7 +147,7 @@ def kernel_calls(model: Any, ids: Any, logger: Any, log: str) -> list[str]:
     """A forward and backward recorded with every operator call between two marker blocks (malloc of
     BEGIN and END bytes, freed at once), so the blocks each kernel allocates for itself can be told apart
     (kernel_scripts); returns the operators' names in call order."""
-    from torch.utils._python_dispatch import TorchDispatchMode
+    from tracer import torch_private
 
     interposed = ctypes.CDLL(None)  # the preloaded malloc_log's malloc, so the markers are recorded
     interposed.malloc.restype = ctypes.c_void_p
@@ -158,7 +158,7 @@ def kernel_calls(model: Any, ids: Any, logger: Any, log: str) -> list[str]:
     def mark(size: int) -> None:
         interposed.free(interposed.malloc(size))
 
-    class Marked(TorchDispatchMode):
+    class Marked(torch_private.dispatch_mode()):  # type: ignore[misc]
         def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             mark(BEGIN)
             out = func(*args, **(kwargs or {}))
@@ -209,16 +209,13 @@ def same_scripts(first: dict[str, list[int]], other: dict[str, list[int]]) -> di
 
 def script_of(window: list[tuple[int, int, int]]) -> tuple[int, ...]:
     """The aligned blocks allocated and freed within one call (its outputs outlive it and are left out)."""
-    freed_inside = set()
-    live: set[int] = set()
+    freed_inside: set[int] = set()
+    live: dict[int, int] = {}  # pointer -> the index of its aligned allocation
     for index, (kind, pointer, _) in enumerate(window):
         if kind == 2:
-            live.add(index)
-        elif kind == 3:
-            opened = [i for i in live if window[i][1] == pointer]
-            if opened:
-                live.discard(opened[0])
-                freed_inside.add(opened[0])
+            live[pointer] = index
+        elif kind == 3 and pointer in live:
+            freed_inside.add(live.pop(pointer))
     script: list[int] = []
     number: dict[int, int] = {}
     open_blocks: dict[int, int] = {}
