@@ -18,7 +18,7 @@ from gpuconfig.core.workload.models import zoo
 from gpuconfig.core.workload.spec import ATTENTION, MAX_SIZE, Workload
 from gpuconfig.ui.main_window import INDEX, MainWindow
 from gpuconfig.ui.theme import DARK, LIGHT
-from gpuconfig.ui.workload.batch_chart import batch_range, largest_fitting
+from gpuconfig.ui.workload.batch_chart import BatchChart, batch_range, largest_fitting
 from gpuconfig.ui.workload.form import PRESETS
 from gpuconfig.ui.workload.tab import WorkloadTab
 
@@ -132,6 +132,26 @@ def test_the_chart_asks_for_no_micro_batch_past_what_a_workload_may_ask() -> Non
     assert largest_fitting(peak_at, 900_000) == 900_000  # crossed between 2**19 and the ceiling
     assert batch_range(MAX_SIZE, None).max() == MAX_SIZE
     assert batch_range(400_000, 900_000).max() == MAX_SIZE  # stretched towards 1,125,002, then capped
+
+
+@pytest.mark.parametrize("over", [0.5, 1.0, 1.3, 3.0], ids=["under", "at", "just-over", "far-over"])
+def test_the_limit_lines_label_stays_inside_the_chart(qtbot, over: float) -> None:  # type: ignore[no-untyped-def]
+    """The device's usable-memory label is drawn whole inside the plot, whether its line is the chart's top
+    (the curve under it) or the curve runs far past it."""
+    chart = BatchChart(LIGHT)
+    qtbot.addWidget(chart)
+    chart.resize(420, 260)
+    chart.show()
+    qtbot.waitExposed(chart)
+    limit = 20 * 1024**3
+    batches = batch_range(2, None)
+    peaks = limit * over * batches / batches[-1]
+    chart.show_curve(batches, peaks, limit, "AMD EPYC (2 logical cores): 21.89 GiB usable", 2, float(peaks[1]))
+    qtbot.wait(50)  # the view range and the label's place settle on the next paint
+    view = chart.plot.getViewBox().sceneBoundingRect()
+    label = chart.limit_line.label.sceneBoundingRect()
+    assert label.height() > 5 and label.width() > 50  # the label was drawn
+    assert view.contains(label), (view, label)
 
 
 def test_batch_change_redraws_the_chart_from_the_fit(qtbot, tab: WorkloadTab, tiny_llama: Path) -> None:  # type: ignore[no-untyped-def]

@@ -18,6 +18,12 @@ GIB = 1024**3
 MIB = 1024**2
 SAMPLES = 96  # points on the curve: the peak is piecewise linear in the batch, so a few dozen draw it exactly
 SEARCH_LIMIT = MAX_SIZE  # the largest micro-batch a workload may ask
+HEADROOM = 1.08  # the memory axis runs to this much above the highest value drawn
+# Where the limit line's label hangs from its point on the line (pyqtgraph anchors: the label's own corner
+# there, one for each half of the view): its bottom-left corner (the label above the line) or its top-left.
+ABOVE = ((0, 1), (0, 1))
+BELOW = ((0, 0), (0, 0))
+LABEL_BELOW_FROM = 0.75  # the line's height, as a share of the axis, from which its label goes below it
 
 
 def largest_fitting(peak_at: Callable[[int], int], limit: int) -> int:
@@ -71,9 +77,10 @@ class BatchChart(QWidget):
         self.unit = GIB  # bytes per unit on the memory axis
         self.curve = pg.PlotDataItem()
         self.marker = pg.ScatterPlotItem(size=11)
-        # The GPU's name sits just above its line, at the left end (anchored by its bottom-left corner).
+        # The GPU's name sits at the left end of its line: above it, or below it when the line is near the
+        # chart's top edge and the name would be cut off there (see _place_limit_label).
         self.limit_line = pg.InfiniteLine(
-            angle=0, movable=False, label="", labelOpts={"position": 0.02, "anchors": [(0, 1), (0, 1)]}
+            angle=0, movable=False, label="", labelOpts={"position": 0.02, "anchors": list(ABOVE)}
         )
         self.batch_line = pg.InfiniteLine(angle=90, movable=False)
         self.over_limit = pg.LinearRegionItem(orientation="horizontal", movable=False)  # shaded: does not fit
@@ -162,4 +169,14 @@ class BatchChart(QWidget):
         if exceeded != self._exceeded:
             self._color_limit(exceeded)
         self.plot.setXRange(1, float(batches[-1]), padding=0.02)
-        self.plot.setYRange(0, top / unit * 1.08, padding=0)
+        self.plot.setYRange(0, top / unit * HEADROOM, padding=0)
+        if limit:
+            self._place_limit_label(limit / top / HEADROOM)
+
+    def _place_limit_label(self, height: float) -> None:
+        """The limit's label above its line, or below it when the line is in the chart's top quarter
+        (`height`, the line's height as a share of the axis): the chart keeps only a few percent of room
+        above its highest value, less than a line of text."""
+        label = self.limit_line.label
+        label.anchors = list(BELOW if height > LABEL_BELOW_FROM else ABOVE)
+        label.updatePosition()
