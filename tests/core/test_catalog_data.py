@@ -46,8 +46,8 @@ SHORT_OF_TARGET: dict[str, str] = {
 # Kinds short of PRICED_SHARE, likewise (gpuconfig catalog check --stats counts them).
 SHORT_OF_PRICES: dict[str, str] = {
     "gpu": (
-        "96 of 107: A100 80GB SXM and PCIe, H100 NVL, A2, MI210 and the used Tesla P40 have no dated public price "
-        "found yet; GB200, MI250, MI325X, MI350X and Gaudi 2 are sold only inside whole systems"
+        "97 of 107: A100 80GB SXM and PCIe, H100 NVL, A2, MI210 and the used Tesla P40 have no dated public price "
+        "found yet; GB200, MI250, MI325X and MI350X are sold only inside whole systems"
     ),
     "motherboard": "14 of 17: the W790 board priced only in Swiss francs, two boards listed without a price",
     "ram": "5 of 8: three server RDIMMs with no dated listing",
