@@ -6,6 +6,7 @@ model families split in two folds; what the estimate fits is fitted on one fold 
     python benchmarks/estimate_accuracy_cpu.py --only gpt2-lora  # some cases (their rows replace the old ones)
     python benchmarks/estimate_accuracy_cpu.py --refit          # fit and report again from the recorded rows
     python benchmarks/estimate_accuracy_cpu.py --retrace        # trace again, keep the recorded real runs
+    python benchmarks/estimate_accuracy_cpu.py --cases cpu_heldout_cases.toml  # families never compared before
 
 Each real run is its own process (peak resident memory is per process), built by the same trace worker
 program in its measuring mode, so the real run and the trace execute the same recipe. Each case runs for real
@@ -14,6 +15,10 @@ compared with the median and the row keeps every run and their spread. A case wh
 tracer cannot build yet is kept in the table as "not supported yet"; a case that fails says why, and the
 others still run. Writes results/estimate_accuracy_cpu.json, catalog/cpu_heap.toml (the heap share, fitted
 on every family) and catalog/estimate_accuracy.toml (the held-out error band every answer shows).
+
+Another case file (`--cases`) holds families the estimate was never compared against: its cases are compared
+with the estimate exactly as an answer gives it (the catalog's heap share included), nothing is fitted, and
+they are reported apart (results/estimate_accuracy_cpu_heldout.json) without touching the catalog.
 """
 
 from __future__ import annotations
@@ -37,10 +42,13 @@ CATALOG = HERE.parent / "catalog"
 SHAPES = HERE / "estimate_accuracy_models"
 RESULTS = HERE / "results" / "estimate_accuracy_cpu.json"
 TARGET = 0.10
-with (HERE / "estimate_accuracy_cases.toml").open("rb") as _cases:
+CASES_FILE = "estimate_accuracy_cases.toml"
+HELDOUT_RESULTS = HERE / "results" / "estimate_accuracy_cpu_heldout.json"
+with (HERE / CASES_FILE).open("rb") as _cases:
     _LISTED = tomllib.load(_cases)
 FOLDS: dict[str, str] = _LISTED["folds"]
 CASES: list[dict[str, Any]] = _LISTED["case"]
+HELD_OUT = "held out"  # the fold of a family in no fold: one never compared while the estimate was built
 FP32 = {"precision": "fp32", "device": "cpu"}
 WORKLOAD_FIELDS = ("task", "optimizer", "batch", "seq", "generate", "checkpointing", "lora_targets")
 
@@ -52,17 +60,18 @@ def workload_of(case: dict[str, Any]) -> Any:
     return Workload(model=model, **FP32, **{k: case[k] for k in WORKLOAD_FIELDS if k in case})
 
 
-def trace_case(case: dict[str, Any]) -> dict[str, Any]:
-    """Trace and estimate the case: the row's estimate side, or why there is none."""
+def trace_case(case: dict[str, Any], use_cache: bool = True) -> dict[str, Any]:
+    """Trace and estimate the case: the row's estimate side, or why there is none. `use_cache=False` traces
+    even when the disk cache holds the workload (whose runtime was measured under other settings)."""
     from gpuconfig.core.workload import cpu_heap
     from gpuconfig.core.workload.runner import TraceFailed
     from gpuconfig.core.workload.service import TraceService
     from gpuconfig.core.workload.spec import WorkloadError
 
-    row: dict[str, Any] = {**case, "fold": FOLDS[case["family"]]}
+    row: dict[str, Any] = {**case, "fold": FOLDS.get(case["family"], HELD_OUT)}
     workload = workload_of(case)
     try:
-        traced = TraceService().fit_for(workload)
+        traced = TraceService(use_cache=use_cache).fit_for(workload)
     except (WorkloadError, TraceFailed) as exc:
         unsupported = "unknown model type" in str(exc) or getattr(exc, "kind", "") == "unsupported"
         return {**row, "status": "not supported yet" if unsupported else "trace failed", "reason": str(exc)}
@@ -77,6 +86,7 @@ def trace_case(case: dict[str, Any]) -> dict[str, Any]:
         "status": "traced",
         "seq_used": estimate.seq,
         "unfitted_bytes": memory.peak - kept,
+        "answer_bytes": memory.peak,  # what the answer says, the catalog's heap share included
         "tensor_peak_bytes": memory.peak - memory.overhead,
         "overheads": {o.name: o.bytes for o in memory.overheads if o.key != "cpu_heap"},
         "predictors": {name: round(cpu_heap.predictor_bytes(name, at)) for name in cpu_heap.PREDICTORS},
@@ -186,7 +196,8 @@ def spread(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, help="the results file (default: by the case file)")
+    parser.add_argument("--cases", default=CASES_FILE, help="the case file, in benchmarks/ (default: %(default)s)")
     parser.add_argument("--only", nargs="*", help="run only these cases; the others keep their recorded rows")
     parser.add_argument("--refit", action="store_true", help="do not run: fit and report from the recorded rows")
     parser.add_argument(
@@ -197,6 +208,9 @@ def main() -> int:
     from gpuconfig.core.workload.cpu_heap import PREDICTORS
 
     os.environ.setdefault("GPUCONFIG_DATA_DIR", tempfile.mkdtemp(prefix="gpuconfig-bench-"))
+    if args.cases != CASES_FILE:
+        return held_out_run(args.cases, args.out or HELDOUT_RESULTS, args.only, args.repeats, args.retrace)
+    args.out = args.out or RESULTS
     old = json.loads(args.out.read_text())["rows"] if args.out.is_file() else []
     recorded = {r["case"]: r for r in old if "case" in r}
     rows = []
@@ -223,6 +237,57 @@ def main() -> int:
     for row in rows:
         print(line(row, comparison[chosen]["errors"].get(row["case"])))
     print(json.dumps({"predictor": chosen, **{k: v["all"] for k, v in comparison.items()}}))
+    return 0
+
+
+def held_out_run(cases_file: str, out: Path, only: list[str] | None, repeats: int, retrace: bool) -> int:
+    """Cases of families the estimate never met, each compared with the answer as a user sees it; nothing fitted,
+    the catalog untouched. `only` reruns some cases and keeps the others' recorded rows; `retrace` keeps the
+    recorded real runs."""
+    path = HERE / cases_file
+    try:
+        with path.open("rb") as listed:
+            cases = tomllib.load(listed)["case"]
+    except (OSError, tomllib.TOMLDecodeError, KeyError) as exc:
+        print(f"--cases: cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    known = set(FOLDS)
+    seen = sorted({c["family"] for c in cases} & known)
+    if seen:
+        print(f"--cases: {', '.join(seen)} are in the benchmark's own folds, so not held out", file=sys.stderr)
+        return 2
+    old = json.loads(out.read_text())["rows"] if out.is_file() else []
+    recorded = {r["case"]: r for r in old if "case" in r}
+    rows = []
+    for case in cases:
+        if only and case["case"] not in only:
+            rows.append(recorded.get(case["case"], {**case, "fold": HELD_OUT, "status": "not run"}))
+            continue
+        row = run_case(case, recorded.get(case["case"]), retrace, repeats)
+        if row["status"] == "measured":
+            real = row["measured_peak_rss_bytes"]
+            row["estimate_bytes"] = row["answer_bytes"]
+            row["error"] = round((row["answer_bytes"] - real) / real, 4)
+        rows.append(row)
+        print(line(row, row.get("error")), flush=True)
+    measured = [r for r in rows if r["status"] == "measured"]
+    result = {
+        "benchmark": "estimate_accuracy_cpu_heldout",
+        "target": f"every |error| <= {TARGET:.2f}, on families the CPU estimate was never compared against",
+        "cases_file": cases_file,
+        "held_out": error_summary([r["error"] for r in measured], TARGET),
+        "measurement_spread": spread(measured),
+        "cases": len(rows),
+        "families": len({r["family"] for r in measured}),
+        "measured": len(measured),
+        "not_measured": {r["case"]: f"{r['status']}: {r.get('reason', '')}" for r in rows if r["status"] != "measured"},
+        "rows": rows,
+        "machine": machine(),
+        "date": time.strftime("%Y-%m-%d"),
+        "command": f"python benchmarks/estimate_accuracy_cpu.py --cases {cases_file}",
+    }
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(result["held_out"]))
     return 0
 
 
