@@ -88,21 +88,21 @@ def replayed_growths(name: str, real: list[Any]) -> tuple[dict[str, int], int]:
     request.pop("measure", None)
     request["autograd_objects"] = cpu_heap.autograd_objects()
     captured: list[list[Any]] = []
-    original = MallocReplay.replay
+    original = MallocReplay.replays
 
-    def keep(self: MallocReplay, stream: Any) -> int | None:
+    def keep(self: MallocReplay, stream: Any, top_rests: Any) -> list[int | None]:
         listed = list(stream)
         captured.append(listed)
-        return original(self, listed)
+        return original(self, listed, top_rests)
 
     out: dict[str, int] = {}
     with MallocReplay() as replay:
-        MallocReplay.replay = keep  # type: ignore[method-assign]
+        MallocReplay.replays = keep  # type: ignore[method-assign]
         try:
             batch, seq, _ = request["points"][0]
             traced = point.trace_point(request, batch, seq, None, replay)
         finally:
-            MallocReplay.replay = original  # type: ignore[method-assign]
+            MallocReplay.replays = original  # type: ignore[method-assign]
         for label, stream in {"real stream": real, "synthetic stream": captured[0]}.items():
             out[label] = replay.replay(stream) or 0
             out[f"{label} tensors alone"] = replay.replay([e for e in stream if e[2] == TENSOR]) or 0

@@ -8328,8 +8328,8 @@ samples</source>
         <translation>在追踪进程中构建模型并运行一次预热步后测得</translation>
     </message>
     <message>
-        <source>; where each small block lands is not known and moves the heap: this is the median over shuffled placements of their sizes, which gave {least} to {most}</source>
-        <translation>；各个小内存块落在何处无法确知，且会影响堆的大小：此处取将其大小随机打乱排布后的中位数，各次结果在 {least} 到 {most} 之间</translation>
+        <source>; where each small block lands, and the state glibc&apos;s heap starts from, are not known and move the heap: this is the median over shuffled placements of their sizes from several heap starts, which gave {least} to {most}</source>
+        <translation>；各个小内存块落在何处、glibc 堆的初始状态均无法确知，且都会影响堆的大小：此处取从几种设定的堆初始状态出发、将其大小随机打乱排布后的中位数，各次结果在 {least} 到 {most} 之间</translation>
     </message>
     <message>
         <source>CPU allocator (freed memory glibc keeps for reuse)</source>

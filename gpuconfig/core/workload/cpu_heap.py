@@ -11,13 +11,18 @@ past the tensors. The trace marks every node where the model creates and release
 and their sizes are PyTorch's, measured by benchmarks/autograd_objects.py from the malloc stream of a
 reference model that is none of the accuracy benchmark's families (catalog/autograd_objects.toml, read here).
 Where each small block lands is not known and moves the heap (up to ±10 % for a ViT-base step with
-checkpointing), so the replay is made with several shuffled placements of their sizes and the median is kept
-(workers/tracer/point.py, HEAP_DRAWS). Some CPU kernels also allocate aligned blocks of their own and free them
+checkpointing), and glibc's answer also turns on the exact state its heap starts from (a few dozen bytes in
+its top chunk moved a 4096-token prompt's heap by about 230 MB between two traces, as real runs of it move
+between two peaks), so each replay first settles the heap to one of a few set starts (workers/tracer/heap.py,
+TOP_RESTS), the same in every process, and is made with several shuffled placements of the small blocks' sizes
+from each start; the median is kept (workers/tracer/point.py, HEAP_DRAWS).
+Some CPU kernels also allocate aligned blocks of their own and free them
 before they return (GELU's oneDNN objects, on every call); the same measurement finds them per operator, the
 trace marks where those operators ran (workers/tracer/kernel_scratch.py), and the replay performs them there.
-On benchmarks/estimate_accuracy_cpu.py's 20 cases of 10 families the estimate is then within 3.4 % of the
-measured peak at the median, worst +7.6 % (before the kernels' blocks: 3.6 %, worst +17.0 %, a ViT-base step with
-checkpointing); replaying the tensors alone it was 8.4 %, worst -36.0 %.
+On benchmarks/estimate_accuracy_cpu.py's 20 cases of 10 families the estimate is then within 2.5 % of the
+measured peak at the median, worst +8.4 %; replaying the tensors alone it was 9.0 %, worst -35.8 %. On 9 cases of
+7 families it was never compared against (--cases cpu_heldout_cases.toml): median 2.8 %, worst -13.8 %
+(MobileNetV2, whose convolutions' scratch buffers are not replayed).
 
 What is left may be a measured share of a traced quantity (catalog/cpu_heap.toml): the benchmark fits each
 candidate share on half the model families, reports its error on the other half (and the other way round),

@@ -346,8 +346,9 @@ def placements(fitted: Fitted, batch: int, seq: int, traced_tensors: float) -> s
     least, most = (format_bytes(max(0.0, value - traced_tensors)) for value in (min(low, median), max(high, median)))
     return translate(
         "Workload",
-        "; where each small block lands is not known and moves the heap: this is the median over shuffled "
-        "placements of their sizes, which gave {least} to {most}",
+        "; where each small block lands, and the state glibc's heap starts from, are not known and move the heap: "
+        "this is the median over shuffled placements of their sizes from several heap starts, which gave {least} "
+        "to {most}",
     ).format(least=least, most=most)
 
 

@@ -14,6 +14,17 @@ from .autograd_nodes import CHECKPOINTED, PLAIN
 # A replayed block: a tensor's storage (posix_memalign), one of a node's small objects (malloc), or a block a CPU
 # kernel allocates aligned for itself (posix_memalign; workers/tracer/kernel_scratch.py).
 TENSOR, SMALL, ALIGNED = 0, 1, 2
+# glibc's answer to a stream turns on the exact state of its heap when it starts: whether a block is cut from the
+# top chunk or from a free one, or the heap grows, decides where every later block lands. Two trace processes start
+# a few dozen bytes apart (their own objects), and that alone moved the replayed heap of the accuracy benchmark's
+# 4096-token prompt (llama-small-generate-4096) by about 230 MB from one trace to the next. So each replay first
+# settles the heap (settle()): every free chunk taken, the top chunk cut to one of these sizes, the same in every
+# process; the draws (point.HEAP_DRAWS) cover each, so the estimate repeats and its range shows what the start
+# can do. Each size is under the 128 KiB top pad a grown heap leaves, so each can be cut to in every process.
+TOP_RESTS = (4 * 1024, 48 * 1024, 112 * 1024)
+CUT = 64 * 1024  # the blocks settle() takes, under glibc's default mmap threshold (128 KiB) so they come from the heap
+MIN_CHUNK = 32  # glibc's smallest chunk (MINSIZE on 64-bit)
+TCACHE_COUNT = 7  # glibc's default tcache_count (malloc/malloc.c, TCACHE_FILL_COUNT): chunks cached per size
 
 
 class MallocReplay:
@@ -66,12 +77,13 @@ class MallocReplay:
 
     @staticmethod
     def _serve(requests: Any, results: Any) -> None:
-        for path in requests:
+        for request in requests:
+            path, _, rest = request.rstrip("\n").rpartition("\t")
             reader, writer = os.pipe()
             pid = os.fork()
             if pid == 0:
                 os.close(reader)
-                peak = MallocReplay._replay(path.strip())
+                peak = MallocReplay._replay(path, int(rest or -1))
                 os.write(writer, f"{peak}\n".encode())
                 os._exit(0)
             os.close(writer)
@@ -82,7 +94,9 @@ class MallocReplay:
             results.flush()
 
     @staticmethod
-    def _replay(path: str) -> int:
+    def _replay(path: str, top_rest: int = -1) -> int:
+        """The largest growth of the heap over the stream in `path`, after the top chunk is cut down to
+        `top_rest` bytes (see TOP_RESTS; -1 leaves it as the fork found it)."""
         import ctypes
 
         libc = ctypes.CDLL("libc.so.6")
@@ -107,6 +121,8 @@ class MallocReplay:
         slots = (ctypes.c_void_p * (max((slot for slot, _, _ in events), default=0) + 1))()
         pointer = ctypes.c_void_p()
         mallinfo2 = libc.mallinfo2
+        if top_rest >= 0:
+            settle(libc.malloc, libc.free, mallinfo2, top_rest)
         info = mallinfo2()
         start = info.arena + info.hblkhd
         peak = 0
@@ -149,17 +165,37 @@ class MallocReplay:
         objects: Mapping[str, Any] | None = None,
         seed: int = 0,
         kernels: Sequence[tuple[int, str]] = (),
+        top_rest: int = TOP_RESTS[0],
     ) -> int | None:
         """Largest heap growth for (key, size) allocations and (key, -1) frees, with the small objects of
         the autograd nodes `marks` places among them (see the class) in the order of sizes `seed` shuffles,
-        and the blocks of the kernels `kernels` places; None if unavailable."""
-        return self.replay(with_small_objects(events, marks, objects, seed, kernels))
+        and the blocks of the kernels `kernels` places, from a top chunk of `top_rest` bytes; None if
+        unavailable."""
+        return self.peaks(events, marks, objects, seed, kernels, (top_rest,))[0]
 
-    def replay(self, stream: Iterable[tuple[Any, int, int]]) -> int | None:
+    def peaks(
+        self,
+        events: list[tuple[int, int]],
+        marks: Sequence[tuple[int, int, int]],
+        objects: Mapping[str, Any] | None,
+        seed: int,
+        kernels: Sequence[tuple[int, str]],
+        top_rests: Sequence[int],
+    ) -> list[int | None]:
+        """peak() from each of `top_rests`, the stream built once."""
+        return self.replays(with_small_objects(events, marks, objects, seed, kernels), top_rests)
+
+    def replay(self, stream: Iterable[tuple[Any, int, int]], top_rest: int = TOP_RESTS[0]) -> int | None:
         """Largest heap growth for a stream of (key, size, TENSOR or SMALL) allocations and (key, -1, kind)
-        frees, in order; None if unavailable."""
+        frees, in order, from a top chunk of `top_rest` bytes (-1: as the fork found it); None if
+        unavailable."""
+        return self.replays(stream, (top_rest,))[0]
+
+    def replays(self, stream: Iterable[tuple[Any, int, int]], top_rests: Sequence[int]) -> list[int | None]:
+        """The same stream replayed from each of `top_rests` (see replay), each in a fresh fork; the stream is
+        numbered and written once."""
         if not self.available:
-            return None
+            return [None for _ in top_rests]
         import tempfile
 
         slots: dict[Any, int] = {}
@@ -181,15 +217,59 @@ class MallocReplay:
             numbered.append((slot, size, kind))
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as handle:
             json.dump(numbered, handle)
+        answers = []
         try:
-            self._requests.write(handle.name + "\n")
-            self._requests.flush()
-            answer = int(self._results.readline().strip() or -1)
+            for rest in top_rests:
+                self._requests.write(f"{handle.name}\t{int(rest)}\n")
+                self._requests.flush()
+                answers.append(int(self._results.readline().strip() or -1))
         except (OSError, ValueError):
-            answer = -1
+            answers += [-1] * (len(top_rests) - len(answers))
         finally:
             os.unlink(handle.name)
-        return answer if answer >= 0 else None
+        return [answer if answer >= 0 else None for answer in answers]
+
+
+def settle(malloc: Any, free: Any, info: Any, rest: int) -> bool:
+    """Bring the heap to the same start in every process: take, and keep, every free chunk glibc holds (its
+    bins, then its per-thread cache of small chunks), make sure the top chunk holds more than `rest` bytes
+    (a block it cannot serve makes glibc grow the heap by its top pad, M_TOP_PAD, 128 KiB unless set), then
+    cut the top down to `rest` bytes exactly; what serves the replay is then that top alone. `info()` reads
+    mallinfo2 (fordblks: free bytes, top included; keepcost: the top chunk; arena and hblkhd: the heap's and
+    the mmapped blocks' bytes). A block that did not come from a free chunk (the top shrank, the heap grew or it
+    was mmapped) is handed back at once while the bins are taken. Bounded throughout; False when the heap could
+    not be settled (glibc tuned unlike its defaults), and the replay then starts from the heap as it is."""
+    size = CUT
+    for _ in range(65536):  # the bins' free chunks, largest requests first, down to the smallest chunk
+        state = info()
+        if int(state.fordblks) - int(state.keepcost) < MIN_CHUNK or size < 16:
+            break
+        block = malloc(size)
+        after = info()
+        if after.keepcost < state.keepcost or after.arena > state.arena or after.hblkhd > state.hblkhd:
+            free(block)  # no free chunk of this size was left
+            size //= 2
+    # glibc's tcache: up to TCACHE_COUNT freed chunks of each size up to 1,032 bytes, served before any bin.
+    for request in range(16, 1025, 16):
+        for _ in range(TCACHE_COUNT):
+            malloc(request)
+    for _ in range(16):  # a top large enough to cut: blocks from it until the heap grows by its top pad
+        if int(info().keepcost) >= rest + MIN_CHUNK:
+            break
+        malloc(CUT)
+    for _ in range(4096):  # the cut, in chunks of CUT bytes, the last one to the byte
+        state = info()
+        left = int(state.keepcost) - rest
+        if left == 0:
+            return True
+        if left < MIN_CHUNK:
+            return False
+        chunk = CUT if left >= CUT + MIN_CHUNK else left
+        malloc(chunk - 16)  # a request takes itself, its size field and alignment: chunk bytes
+        after = info()
+        if after.arena > state.arena or after.hblkhd > state.hblkhd:
+            return False
+    return False
 
 
 def with_small_objects(

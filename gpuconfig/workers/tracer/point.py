@@ -17,7 +17,7 @@ from .cuda_autocast import checkpoint_contexts, cuda_float32_policy
 from .cuda_cache import reserved_peak
 from .cudnn_workspace import cudnn_workspaces
 from .events import TraceError
-from .heap import MallocReplay
+from .heap import TOP_RESTS, MallocReplay
 from .heap_profile import heap_profile
 from .kernel_scratch import kernel_marker
 from .lora import add_lora
@@ -134,16 +134,20 @@ def one_step(
 
 # How many placements of the small blocks the heap is replayed with. Which block size lands where is not known, and
 # it moves glibc's heap: over 8 placements a ViT-base step with checkpointing grew from 1.50 to 1.84 GB, a
-# GPT-2 fine-tune's from 2.94 to 2.97 GB (benchmarks/heap_streams.py's cases). The median is the estimate.
+# GPT-2 fine-tune's from 2.94 to 2.97 GB (benchmarks/heap_streams.py's cases). Each placement is replayed from
+# each of heap.TOP_RESTS; the median of them all is the estimate.
 HEAP_DRAWS = 5
 
 
 def heap_draws(
     replay: MallocReplay | None, events: list[tuple[int, int]], marks: Any, objects: Any, kernels: Any = ()
 ) -> dict[str, int | None]:
-    """The heap's growth replayed with HEAP_DRAWS placements of the small blocks: their median, least and most."""
+    """The heap's growth replayed with HEAP_DRAWS placements of the small blocks, each from every top chunk
+    of TOP_RESTS: their median, least and most."""
     peaks = (
-        [replay.peak(events, marks, objects, seed, kernels) for seed in range(HEAP_DRAWS)] if replay is not None else []
+        [peak for seed in range(HEAP_DRAWS) for peak in replay.peaks(events, marks, objects, seed, kernels, TOP_RESTS)]
+        if replay is not None
+        else []
     )
     drawn = sorted(peak for peak in peaks if peak is not None)
     if not drawn or len(drawn) < len(peaks):
@@ -153,6 +157,16 @@ def heap_draws(
         "cpu_heap_peak_low_bytes": drawn[0],
         "cpu_heap_peak_high_bytes": drawn[-1],
     }
+
+
+def median_peak(replay: MallocReplay | None, events: list[tuple[int, int]]) -> int | None:
+    """The tensors' heap growth alone, the median over TOP_RESTS; None if unavailable."""
+    if replay is None:
+        return None
+    peaks = replay.peaks(events, (), None, 0, (), TOP_RESTS)
+    if None in peaks:
+        return None
+    return sorted(peak or 0 for peak in peaks)[len(peaks) // 2]
 
 
 def trace_point(
@@ -215,8 +229,9 @@ def trace_point(
         **heap_draws(
             replay, tracker.events, marker.marks, request.get("autograd_objects"), kernels.marks if kernels else ()
         ),
-        # The same replay without the small blocks: what they add, for the accuracy benchmark to show.
-        "cpu_heap_tensors_peak_bytes": replay.peak(tracker.events) if replay is not None else None,
+        # The same replay without the small blocks, its median over the same starts: what they add, for the
+        # accuracy benchmark to show.
+        "cpu_heap_tensors_peak_bytes": median_peak(replay, tracker.events),
         "autograd_nodes": sum(kind != 0 for _, _, kind in marker.marks),
         "accumulated_in_place": accumulation.made_in_place,
         # cuDNN picks each convolution's engine, and so its workspace, at run time: the segments are replayed with
