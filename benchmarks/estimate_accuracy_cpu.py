@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -211,18 +212,13 @@ def main() -> int:
     if args.cases != CASES_FILE:
         return held_out_run(args.cases, args.out or HELDOUT_RESULTS, args.only, args.repeats, args.retrace)
     args.out = args.out or RESULTS
-    old = json.loads(args.out.read_text())["rows"] if args.out.is_file() else []
-    recorded = {r["case"]: r for r in old if "case" in r}
-    rows = []
     partial = Path(tempfile.gettempdir()) / f"{args.out.stem}-{os.getpid()}.partial.json"
-    for case in CASES:
-        if args.refit or (args.only and case["case"] not in args.only):
-            rows.append(recorded.get(case["case"], {**case, "fold": FOLDS[case["family"]], "status": "not run"}))
-            continue
-        row = run_case(case, recorded.get(case["case"]), args.retrace, args.repeats)
-        rows.append(row)
+
+    def shown(row: dict[str, Any], rows: list[dict[str, Any]]) -> None:
         print(line(row), flush=True)
         partial.write_text(json.dumps(rows, indent=1), encoding="utf-8")  # a crash keeps what was measured
+
+    rows = run_cases(CASES, recorded_rows(args.out), args.only, args.refit, args.retrace, args.repeats, shown)
     comparison = {name: held_out(rows, name) for name in PREDICTORS}
     chosen = min(
         comparison,
@@ -238,6 +234,35 @@ def main() -> int:
         print(line(row, comparison[chosen]["errors"].get(row["case"])))
     print(json.dumps({"predictor": chosen, **{k: v["all"] for k, v in comparison.items()}}))
     return 0
+
+
+def recorded_rows(out: Path) -> dict[str, dict[str, Any]]:
+    """The rows a results file recorded, by case."""
+    old = json.loads(out.read_text())["rows"] if out.is_file() else []
+    return {r["case"]: r for r in old if "case" in r}
+
+
+def run_cases(
+    cases: list[dict[str, Any]],
+    recorded: dict[str, dict[str, Any]],
+    only: list[str] | None,
+    keep_all: bool,
+    retrace: bool,
+    repeats: int,
+    shown: Callable[[dict[str, Any], list[dict[str, Any]]], None],
+) -> list[dict[str, Any]]:
+    """Each case's row: run (`shown` gets it and the rows so far), or its recorded row when `keep_all` or `only`
+    leaves it out ("not run" if none was recorded)."""
+    rows: list[dict[str, Any]] = []
+    for case in cases:
+        if keep_all or (only and case["case"] not in only):
+            fold = FOLDS.get(case["family"], HELD_OUT)
+            rows.append(recorded.get(case["case"], {**case, "fold": fold, "status": "not run"}))
+            continue
+        row = run_case(case, recorded.get(case["case"]), retrace, repeats)
+        rows.append(row)
+        shown(row, rows)
+    return rows
 
 
 def held_out_run(cases_file: str, out: Path, only: list[str] | None, repeats: int, retrace: bool) -> int:
@@ -256,20 +281,15 @@ def held_out_run(cases_file: str, out: Path, only: list[str] | None, repeats: in
     if seen:
         print(f"--cases: {', '.join(seen)} are in the benchmark's own folds, so not held out", file=sys.stderr)
         return 2
-    old = json.loads(out.read_text())["rows"] if out.is_file() else []
-    recorded = {r["case"]: r for r in old if "case" in r}
-    rows = []
-    for case in cases:
-        if only and case["case"] not in only:
-            rows.append(recorded.get(case["case"], {**case, "fold": HELD_OUT, "status": "not run"}))
-            continue
-        row = run_case(case, recorded.get(case["case"]), retrace, repeats)
+
+    def shown(row: dict[str, Any], _: list[dict[str, Any]]) -> None:
         if row["status"] == "measured":
             real = row["measured_peak_rss_bytes"]
             row["estimate_bytes"] = row["answer_bytes"]
             row["error"] = round((row["answer_bytes"] - real) / real, 4)
-        rows.append(row)
         print(line(row, row.get("error")), flush=True)
+
+    rows = run_cases(cases, recorded_rows(out), only, False, retrace, repeats, shown)
     measured = [r for r in rows if r["status"] == "measured"]
     result = {
         "benchmark": "estimate_accuracy_cpu_heldout",

@@ -83,7 +83,7 @@ class MallocReplay:
             pid = os.fork()
             if pid == 0:
                 os.close(reader)
-                peak = MallocReplay._replay(path, int(rest or -1))
+                peak = MallocReplay._replay(path, int(rest))
                 os.write(writer, f"{peak}\n".encode())
                 os._exit(0)
             os.close(writer)
@@ -94,7 +94,7 @@ class MallocReplay:
             results.flush()
 
     @staticmethod
-    def _replay(path: str, top_rest: int = -1) -> int:
+    def _replay(path: str, top_rest: int) -> int:
         """The largest growth of the heap over the stream in `path`, after the top chunk is cut down to
         `top_rest` bytes (see TOP_RESTS; -1 leaves it as the fork found it)."""
         import ctypes
@@ -230,15 +230,15 @@ class MallocReplay:
         return [answer if answer >= 0 else None for answer in answers]
 
 
-def settle(malloc: Any, free: Any, info: Any, rest: int) -> bool:
+def settle(malloc: Any, free: Any, info: Any, rest: int) -> None:
     """Bring the heap to the same start in every process: take, and keep, every free chunk glibc holds (its
     bins, then its per-thread cache of small chunks), make sure the top chunk holds more than `rest` bytes
     (a block it cannot serve makes glibc grow the heap by its top pad, M_TOP_PAD, 128 KiB unless set), then
     cut the top down to `rest` bytes exactly; what serves the replay is then that top alone. `info()` reads
     mallinfo2 (fordblks: free bytes, top included; keepcost: the top chunk; arena and hblkhd: the heap's and
     the mmapped blocks' bytes). A block that did not come from a free chunk (the top shrank, the heap grew or it
-    was mmapped) is handed back at once while the bins are taken. Bounded throughout; False when the heap could
-    not be settled (glibc tuned unlike its defaults), and the replay then starts from the heap as it is."""
+    was mmapped) is handed back at once while the bins are taken. Bounded throughout: a heap it cannot settle
+    (glibc tuned unlike its defaults) is replayed from where the cut stopped."""
     size = CUT
     for _ in range(65536):  # the bins' free chunks, largest requests first, down to the smallest chunk
         state = info()
@@ -260,16 +260,12 @@ def settle(malloc: Any, free: Any, info: Any, rest: int) -> bool:
     for _ in range(4096):  # the cut, in chunks of CUT bytes, the last one to the byte
         state = info()
         left = int(state.keepcost) - rest
-        if left == 0:
-            return True
-        if left < MIN_CHUNK:
-            return False
-        chunk = CUT if left >= CUT + MIN_CHUNK else left
-        malloc(chunk - 16)  # a request takes itself, its size field and alignment: chunk bytes
+        if left < MIN_CHUNK:  # cut (0 left), or too little to take
+            return
+        malloc((CUT if left >= CUT + MIN_CHUNK else left) - 16)  # a request takes itself and 16 bytes more
         after = info()
-        if after.arena > state.arena or after.hblkhd > state.hblkhd:
-            return False
-    return False
+        if after.arena > state.arena or after.hblkhd > state.hblkhd:  # not from the top: it cannot be cut
+            return
 
 
 def with_small_objects(

@@ -144,13 +144,12 @@ def heap_draws(
 ) -> dict[str, int | None]:
     """The heap's growth replayed with HEAP_DRAWS placements of the small blocks, each from every top chunk
     of TOP_RESTS: their median, least and most."""
-    peaks = (
+    drawn = all_drawn(
         [peak for seed in range(HEAP_DRAWS) for peak in replay.peaks(events, marks, objects, seed, kernels, TOP_RESTS)]
         if replay is not None
         else []
     )
-    drawn = sorted(peak for peak in peaks if peak is not None)
-    if not drawn or len(drawn) < len(peaks):
+    if drawn is None:
         return {"cpu_heap_peak_bytes": None, "cpu_heap_peak_low_bytes": None, "cpu_heap_peak_high_bytes": None}
     return {
         "cpu_heap_peak_bytes": drawn[len(drawn) // 2],
@@ -161,12 +160,14 @@ def heap_draws(
 
 def median_peak(replay: MallocReplay | None, events: list[tuple[int, int]]) -> int | None:
     """The tensors' heap growth alone, the median over TOP_RESTS; None if unavailable."""
-    if replay is None:
-        return None
-    peaks = replay.peaks(events, (), None, 0, (), TOP_RESTS)
-    if None in peaks:
-        return None
-    return sorted(peak or 0 for peak in peaks)[len(peaks) // 2]
+    drawn = all_drawn(replay.peaks(events, (), None, 0, (), TOP_RESTS) if replay is not None else [])
+    return None if drawn is None else drawn[len(drawn) // 2]
+
+
+def all_drawn(peaks: list[int | None]) -> list[int] | None:
+    """The replays' peaks in order, or None when there were none or any one failed."""
+    drawn = sorted(peak for peak in peaks if peak is not None)
+    return drawn if drawn and len(drawn) == len(peaks) else None
 
 
 def trace_point(
