@@ -20,10 +20,11 @@ TENSOR, SMALL, ALIGNED = 0, 1, 2
 # 4096-token prompt (llama-small-generate-4096) by about 230 MB from one trace to the next. So each replay first
 # settles the heap (settle()): every free chunk taken, the top chunk cut to one of these sizes, the same in every
 # process; the draws (point.HEAP_DRAWS) cover each, so the estimate repeats and its range shows what the start
-# can do. Each size is under the 128 KiB top pad a grown heap leaves, so each can be cut to in every process.
+# can do. Each size is under the 128 KiB top pad a grown heap leaves (mallopt(3), M_TOP_PAD: 128*1024 by default;
+# glibc malloc/malloc.c, DEFAULT_TOP_PAD), so each can be cut to in every process.
 TOP_RESTS = (4 * 1024, 48 * 1024, 112 * 1024)
 CUT = 64 * 1024  # the blocks settle() takes, under glibc's default mmap threshold (128 KiB) so they come from the heap
-MIN_CHUNK = 32  # glibc's smallest chunk (MINSIZE on 64-bit)
+MIN_CHUNK = 32  # glibc's smallest chunk (malloc/malloc.c, MINSIZE on 64-bit)
 TCACHE_COUNT = 7  # glibc's default tcache_count (malloc/malloc.c, TCACHE_FILL_COUNT): chunks cached per size
 
 
