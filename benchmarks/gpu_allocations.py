@@ -42,7 +42,11 @@ ACTIONS = ("alloc", "free_completed", "segment_alloc", "segment_free")
 def case_named(name: str) -> dict[str, Any]:
     from gpu_session import cases
 
-    listed = cases("estimate_accuracy_cases.toml", precision="fp32") + cases("gpu_cases.toml")
+    listed = (
+        cases("estimate_accuracy_cases.toml", precision="fp32")
+        + cases("cpu_heldout_cases.toml", precision="fp32")
+        + cases("gpu_cases.toml")
+    )
     return next(case for case in listed if case["case"] == name)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gpuconfig.core.workload.families import family_of
+from gpuconfig.core.workload.families import check_config, families, family_of
 from gpuconfig.core.workload.models import ModelSource, resolve_model
 from gpuconfig.core.workload.spec import WorkloadError
 from gpuconfig.workers.tracer.point import trace_point
@@ -76,6 +76,12 @@ SMALL_MODELS: dict[str, tuple[str, str, dict[str, Any]]] = {
     ),
     # Depth set by a width multiplier, not a layer count.
     "mobilenet_v2": ("MobileNetV2ForImageClassification", "vision", {"depth_multiplier": 0.25, "image_size": 32}),
+    # Named by its own keys (hidden_sizes, neck_hidden_sizes): no layer count or depths.
+    "mobilevit": (
+        "MobileViTForImageClassification",
+        "vision",
+        {"hidden_sizes": [16, 16, 16], "neck_hidden_sizes": [8, 8, 16, 16, 16, 16, 32], "image_size": 64},
+    ),
     "whisper": (
         "WhisperForConditionalGeneration",
         "speech",
@@ -119,6 +125,18 @@ def test_a_mixture_of_experts_step_is_traced_with_its_router_logits(tmp_path: Pa
     source = small_source(tmp_path, "mixtral", output_router_logits=True)  # the auxiliary load-balancing loss
     request = {"model": source.request(), "task": "finetune", "precision": "bf16", "optimizer": "adamw"}
     assert trace_point({**request, "device": "cpu"}, 2, 12)["flops"] > 0
+
+
+@pytest.mark.parametrize(
+    "model_type", sorted({t for family in families() if not family.refused for t in family.model_types})
+)
+def test_every_model_type_a_family_lists_is_accepted_with_its_own_default_config(model_type: str) -> None:
+    import transformers
+
+    config = transformers.AutoConfig.for_model(model_type).to_dict()
+    family = family_of(config)
+    assert model_type in family.model_types
+    check_config(model_type, config, family)  # raises WorkloadError naming a key the config class does not have
 
 
 def test_the_family_comes_from_the_config_without_a_list_of_model_types() -> None:
