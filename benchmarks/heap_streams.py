@@ -4,13 +4,13 @@ objects: gpuconfig/workers/tracer/heap.py), each also with its tensors alone.
 
     python benchmarks/heap_streams.py [--cases a,b,...]      # Linux with glibc and a C compiler (cc)
 
-For each case of estimate_accuracy_cases.toml: one real run of its recipe on the CPU (the trace worker's measuring
-code) with malloc_log.c preloaded, recording every malloc, posix_memalign and free from before the model is built;
-one trace of the same case, keeping the stream its heap replay receives. Each stream is replayed in a fresh fork
-of one replaying process (so every replay starts from the same heap), and the growth of glibc's heap is set
-against the real run's peak resident memory less the PyTorch runtime the estimate counts on its own. It splits an
-estimate's error into the synthetic stream's part (synthetic against real stream) and the replay's own (real
-stream against the measured growth). Writes results/heap_streams.json.
+For each case (of estimate_accuracy_cases.toml or cpu_heldout_cases.toml): one real run of its recipe on the
+CPU (the trace worker's measuring code) with malloc_log.c preloaded, recording every malloc, posix_memalign and
+free from before the model is built; one trace of the same case, keeping the stream its heap replay receives.
+Each stream is replayed in a fresh fork of one replaying process (so every replay starts from the same heap), and
+the growth of glibc's heap is set against the real run's peak resident memory less the PyTorch runtime the
+estimate counts on its own. It splits an estimate's error into the synthetic stream's part (synthetic against real
+stream) and the replay's own (real stream against the measured growth). Writes results/heap_streams.json.
 """
 
 from __future__ import annotations
@@ -30,7 +30,14 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "heap_streams.json"
 RECORD = struct.Struct("<QQQ")
-DEFAULT_CASES = ("vit-base-finetune-sgd-ckpt", "qwen2.5-0.5b-lora-sgd-ckpt", "gpt2-finetune-sgd-ckpt", "gpt2-finetune")
+DEFAULT_CASES = (
+    "vit-base-finetune-sgd-ckpt",
+    "qwen2.5-0.5b-lora-sgd-ckpt",
+    "gpt2-finetune-sgd-ckpt",
+    "gpt2-finetune",
+    "resnet-50-finetune",
+    "mobilenet-v2-finetune",  # of the held-out set (cpu_heldout_cases.toml)
+)
 
 
 def request_for(name: str) -> dict[str, Any]:

@@ -8328,16 +8328,24 @@ samples</source>
         <translation>在追踪进程中构建模型并运行一次预热步后测得</translation>
     </message>
     <message>
+        <source>; and the buffers each convolution and batch norm call takes while it runs, measured by running each distinct call once on this machine&apos;s CPU at its traced shapes</source>
+        <translation>；以及每次卷积和批归一化调用在运行期间占用的缓冲区，按追踪到的形状在本机 CPU 上将每种不同的调用实际运行一次测得</translation>
+    </message>
+    <message>
+        <source>; and the buffers each convolution and batch norm call takes while it runs, measured by running each distinct call once on this machine&apos;s CPU at its traced shapes, except some convolution or batch norm calls too large or too slow to run here, or that failed, whose buffers are left out, so this line may be low</source>
+        <translation>；以及每次卷积和批归一化调用在运行期间占用的缓冲区，按追踪到的形状在本机 CPU 上将每种不同的调用实际运行一次测得；但部分卷积或批归一化调用过大、过慢而无法在本机运行，或运行失败，其缓冲区未计入，因此此项可能偏低</translation>
+    </message>
+    <message>
+        <source>every traced allocation and free replayed through this machine&apos;s glibc malloc (posix_memalign, 64-byte aligned as PyTorch&apos;s CPU allocator) in a fresh copy of the trace process, with the small blocks a real step allocates among them (each tensor&apos;s headers, each autograd node&apos;s objects until backward runs it, the aligned blocks some CPU kernels allocate and free while they run, such as GELU&apos;s oneDNN objects; {objects}{measured}); the growth of its heap and mapped chunks (mallinfo2) beyond the tensors{placements}</source>
+        <translation>在追踪进程的全新副本中，将追踪到的每次分配和释放经本机的 glibc malloc 重放（posix_memalign，与 PyTorch 的 CPU 分配器一样按 64 字节对齐），并穿插实际单步会分配的小内存块（每个张量的头部、每个 autograd 节点在反向传播执行它之前的对象、部分 CPU 算子在运行期间分配并释放的对齐内存块，例如 GELU 的 oneDNN 对象；{objects}{measured}）；取其堆和映射块（mallinfo2）超出张量部分的增长{placements}</translation>
+    </message>
+    <message>
         <source>; where each small block lands, and the state glibc&apos;s heap starts from, are not known and move the heap: this is the median over shuffled placements of their sizes from several heap starts, which gave {least} to {most}</source>
         <translation>；各个小内存块落在何处、glibc 堆的初始状态均无法确知，且都会影响堆的大小：此处取从几种设定的堆初始状态出发、将其大小随机打乱排布后的中位数，各次结果在 {least} 到 {most} 之间</translation>
     </message>
     <message>
         <source>CPU allocator (freed memory glibc keeps for reuse)</source>
         <translation>CPU 分配器（glibc 为复用而保留的已释放内存）</translation>
-    </message>
-    <message>
-        <source>every traced allocation and free replayed through this machine&apos;s glibc malloc (posix_memalign, 64-byte aligned as PyTorch&apos;s CPU allocator) in a fresh copy of the trace process, with the small blocks a real step allocates among them (each tensor&apos;s headers, each autograd node&apos;s objects until backward runs it, the aligned blocks some CPU kernels allocate and free while they run, such as GELU&apos;s oneDNN objects; {objects}); the growth of its heap and mapped chunks (mallinfo2) beyond the tensors{placements}</source>
-        <translation>在追踪进程的全新副本中，将追踪到的每次分配和释放经本机的 glibc malloc 重放（posix_memalign，与 PyTorch 的 CPU 分配器一样按 64 字节对齐），并穿插实际单步会分配的小内存块（每个张量的头部、每个 autograd 节点在反向传播执行它之前的对象、部分 CPU 算子在运行期间分配并释放的对齐内存块，例如 GELU 的 oneDNN 对象；{objects}）；取其堆和映射块（mallinfo2）超出张量部分的增长{placements}</translation>
     </message>
     <message>
         <source>CPU allocator (freed memory kept for reuse)</source>

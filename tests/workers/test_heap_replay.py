@@ -12,6 +12,7 @@ import pytest
 from gpuconfig.workers.tracer.autograd_nodes import CHECKPOINTED, PLAIN
 from gpuconfig.workers.tracer.heap import (
     ALIGNED,
+    KERNEL_PEAK_BYTES,
     SMALL,
     TENSOR,
     TOP_RESTS,
@@ -270,19 +271,22 @@ def test_a_kernel_runs_after_the_node_its_call_creates_and_before_backward_relea
     reason="the heap replay runs glibc's own malloc",
 )
 def test_the_replay_allocates_a_kernels_blocks_aligned_and_gives_them_back() -> None:
-    """A kernel's blocks live only while it runs: 40 MiB of them (mapped, whatever the heap) allocated and
-    freed between two tensors leave the peak where the tensors alone put it; left live, they would add."""
-    size = 40 * MiB
+    """A kernel's blocks live only while it runs: 40 MiB of them (mapped, whatever the heap) allocated and freed
+    between two tensors count while they live, as a real run's resident memory holds them, and are given back:
+    the later tensors find the peak where the tensors alone would leave it plus the blocks, not more."""
+    size = 20 * MiB
     events = [(1, 64 * KiB), (2, 64 * KiB)]
     objects = {"kernels": {"k": [size, size, -1, -2]}}
     assert sum(kind == ALIGNED for _, _, kind in with_small_objects(events, [], objects, kernels=[(1, "k")])) == 4
     with MallocReplay() as replay:
         alone = replay.peak(events)
         freed = replay.peak(events, objects=objects, kernels=[(1, "k")])
-        kept = replay.replay([(1, 64 * KiB, TENSOR), ("x", size, ALIGNED), (2, 64 * KiB, TENSOR)])
-    assert alone is not None and freed is not None and kept is not None
-    assert freed - alone < size
-    assert kept - alone == pytest.approx(size, rel=0.01)
+        once = replay.replay([(1, 64 * KiB, TENSOR), ("x", size, ALIGNED), ("x", -1, ALIGNED), (2, 64 * KiB, TENSOR)])
+        small = replay.peak(events, objects={"kernels": {"k": [KERNEL_PEAK_BYTES - 64, -1]}}, kernels=[(1, "k")])
+    assert alone is not None and freed is not None and once is not None and small is not None
+    assert freed - alone == pytest.approx(2 * size, rel=0.01)  # both blocks at once
+    assert once - alone == pytest.approx(size, rel=0.01)
+    assert small == alone  # a small block only moves where later blocks land
 
 
 def test_the_kernel_marker_notes_a_measured_operator_after_its_output_under_fake_tensors() -> None:

@@ -401,3 +401,20 @@ def test_accumulating_gradients_holds_the_whole_gradient_through_each_forward(ti
     assert alone["memory"]["gradients"] == 0  # one micro-batch: its backward peaks before the gradients exist
     assert accumulated["memory"]["gradients"] == pytest.approx(gradient_bytes, rel=0.01)
     assert accumulated["memory"]["peak"] - alone["memory"]["peak"] == pytest.approx(gradient_bytes, rel=0.01)
+
+
+def test_a_trace_that_left_kernel_calls_out_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a convolution is too large to measure depends on the memory free when it is traced, which the
+    cache key cannot hold: such a trace is used once and traced again next time."""
+    from gpuconfig.core.workers.interpreters import Interpreter
+    from gpuconfig.core.workload import runner
+
+    source = resolve_model("gpt2")
+    workload = Workload(model="gpt2", precision="fp32", device="cpu")
+    python = Interpreter(sys.executable, "chosen", "3.11.9", "2.13.0", transformers="4.56.0", diffusers="0.35.1")
+    traces = Path(os.environ["GPUCONFIG_DATA_DIR"]) / "traces"
+    for left_out, kept in ((2.0, 0), (0.0, 1)):
+        point = {"event": "point", "batch": 1, "seq": 8, "kernel_calls_left_out": left_out}
+        monkeypatch.setattr(runner, "_run_worker", lambda *_, point=point: [point])
+        runner.trace_at(source, workload, [(1, 8, None)], None, python)
+        assert len(list(traces.glob("*.json"))) == kept, left_out

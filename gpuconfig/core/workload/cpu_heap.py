@@ -19,10 +19,13 @@ from each start; the median is kept (workers/tracer/point.py, HEAP_DRAWS).
 Some CPU kernels also allocate aligned blocks of their own and free them
 before they return (GELU's oneDNN objects, on every call); the same measurement finds them per operator, the
 trace marks where those operators ran (workers/tracer/kernel_scratch.py), and the replay performs them there.
+Convolutions and batch norms take buffers that follow their shapes and the CPU (oneDNN's reorders to its blocked
+layouts): each distinct call is run once for real on this machine after the trace, its blocks recorded by
+PyTorch's profiler, and the replay performs them around the call's outputs (kernel_scratch.measure_scripts).
 On benchmarks/estimate_accuracy_cpu.py's 20 cases of 10 families the estimate is then within 2.5 % of the
-measured peak at the median, worst +8.4 %; replaying the tensors alone it was 9.0 %, worst -35.8 %. On 9 cases of
-7 families it was never compared against (--cases cpu_heldout_cases.toml): median 2.8 %, worst -13.8 %
-(MobileNetV2, whose convolutions' scratch buffers are not replayed).
+measured peak at the median, worst +9.6 %; replaying the tensors alone it was 9.0 %, worst -35.8 %. On 12 cases of
+10 families it was never compared against (--cases cpu_heldout_cases.toml): median 2.0 %, worst +10.0 %
+(OPT-125m generating).
 
 What is left may be a measured share of a traced quantity (catalog/cpu_heap.toml): the benchmark fits each
 candidate share on half the model families, reports its error on the other half (and the other way round),

@@ -336,6 +336,28 @@ def runtime_source(how: str) -> str:
     return translate("Workload", "measured in the trace process after building the model and one warm-up step")
 
 
+def measured_kernels(fitted: Fitted, batch: int, seq: int) -> str:
+    """What the allocator line says of the convolution and batch norm calls run for real to measure their
+    buffers (workers/tracer/kernel_scratch.py): nothing where the model has none."""
+    measured = fitted.at("kernel_calls_measured", batch, seq) >= 0.5
+    left_out = fitted.at("kernel_calls_left_out", batch, seq) >= 0.5
+    if not measured and not left_out:
+        return ""
+    if not left_out:
+        return translate(
+            "Workload",
+            "; and the buffers each convolution and batch norm call takes while it runs, measured by running each "
+            "distinct call once on this machine's CPU at its traced shapes",
+        )
+    return translate(
+        "Workload",
+        "; and the buffers each convolution and batch norm call takes while it runs, measured by running each "
+        "distinct call once on this machine's CPU at its traced shapes, except some convolution or batch norm "
+        "calls too large or too slow to run here, or that failed, whose buffers are left out, so this line may "
+        "be low",
+    )
+
+
 def placements(fitted: Fitted, batch: int, seq: int, traced_tensors: float) -> str:
     """How far the replayed heap moves with where the small blocks land, as the allocator line says it."""
     low = fitted.at("cpu_heap_peak_low_bytes", batch, seq)
@@ -373,9 +395,13 @@ def _overheads(
                     "(posix_memalign, 64-byte aligned as PyTorch's CPU allocator) in a fresh copy of the trace "
                     "process, with the small blocks a real step allocates among them (each tensor's headers, each "
                     "autograd node's objects until backward runs it, the aligned blocks some CPU kernels allocate "
-                    "and free while they run, such as GELU's oneDNN objects; {objects}); the growth of its heap and "
-                    "mapped chunks (mallinfo2) beyond the tensors{placements}",
-                ).format(objects=objects_source(), placements=placements(fitted, batch, seq, traced_tensors)),
+                    "and free while they run, such as GELU's oneDNN objects; {objects}{measured}); the growth of "
+                    "its heap and mapped chunks (mallinfo2) beyond the tensors{placements}",
+                ).format(
+                    objects=objects_source(),
+                    measured=measured_kernels(fitted, batch, seq),
+                    placements=placements(fitted, batch, seq, traced_tensors),
+                ),
                 "cpu_allocator",
             )
             if fitted.heap_replayed

@@ -277,10 +277,11 @@ def trace_at(
     found = [e for e in lines if e.get("event") == "point"]
     runtime = next((e for e in lines if e.get("event") == "runtime"), {})
     trace = Trace(key, tuple(found), runtime, round(time.monotonic() - started, 2), depth)
-    path = cache_dir() / f"{key}.json"
-    write_text_atomic(
-        path, json.dumps({"points": found, "runtime": runtime, "seconds": trace.seconds, "layers": depth})
-    )
+    if not any(point.get("kernel_calls_left_out") for point in found):  # left out for want of memory now: not kept
+        path = cache_dir() / f"{key}.json"
+        write_text_atomic(
+            path, json.dumps({"points": found, "runtime": runtime, "seconds": trace.seconds, "layers": depth})
+        )
     return trace
 
 

@@ -14,6 +14,17 @@ from .autograd_nodes import CHECKPOINTED, PLAIN
 # A replayed block: a tensor's storage (posix_memalign), one of a node's small objects (malloc), or a block a CPU
 # kernel allocates aligned for itself (posix_memalign; workers/tracer/kernel_scratch.py).
 TENSOR, SMALL, ALIGNED = 0, 1, 2
+# A kernel call measured on this machine (kernel_scratch.py) is marked twice, where its outputs' storage events
+# begin (OPENS + its key) and where they end (CLOSES + its key): its script's blocks before its 0 (where the real
+# call allocated its outputs) go at the first mark, the rest at the second, so the outputs land among them as
+# they did for real. A catalog script (GELU's) is marked once, after the call.
+OPENS, CLOSES = "< ", "> "
+# The heap is read after a kernel's block this large, as after a tensor: the block counts while it lives (a
+# convolution's reorder of its input is as large as the input, and a real run's resident memory holds it). It is
+# not read after a smaller one: reading walks every free chunk (mallinfo2), and GELU's oneDNN objects are thousands
+# of blocks of 16 bytes to 8 KiB, live a few at a time within one call; the next tensor's or large block's reading
+# sees what they left.
+KERNEL_PEAK_BYTES = 64 * 1024
 # glibc's answer to a stream turns on the exact state of its heap when it starts: whether a block is cut from the
 # top chunk or from a free one, or the heap grows, decides where every later block lands. Two trace processes start
 # a few dozen bytes apart (their own objects), and that alone moved the replayed heap of the accuracy benchmark's
@@ -139,8 +150,8 @@ class MallocReplay:
             if libc.posix_memalign(ctypes.byref(pointer), 64, max(1, size)) != 0:
                 return -1
             slots[slot] = pointer.value
-            if kind == ALIGNED:
-                continue  # nor does a kernel's own block
+            if kind == ALIGNED and size < KERNEL_PEAK_BYTES:
+                continue  # nor does a kernel's small block
             info = mallinfo2()
             peak = max(peak, info.arena + info.hblkhd - start)
         return peak
@@ -170,8 +181,8 @@ class MallocReplay:
     ) -> int | None:
         """Largest heap growth for (key, size) allocations and (key, -1) frees, with the small objects of
         the autograd nodes `marks` places among them (see the class) in the order of sizes `seed` shuffles,
-        and the blocks of the kernels `kernels` places, from a top chunk of `top_rest` bytes; None if
-        unavailable."""
+        and the blocks of the kernel calls `kernels` places (see with_small_objects), from a top chunk of
+        `top_rest` bytes; None if unavailable."""
         return self.peaks(events, marks, objects, seed, kernels, (top_rest,))[0]
 
     def peaks(
@@ -277,14 +288,15 @@ def with_small_objects(
     kernels: Sequence[tuple[int, str]] = (),
 ) -> Iterator[tuple[Any, int, int]]:
     """The storage events as (key, size, TENSOR), each storage with its header blocks and each marked node
-    with its small objects, as (key, size, SMALL), and where each of `kernels` (position, operator) ran, the
-    blocks that operator's kernel allocates and frees for itself (`objects["kernels"]`, as
-    kernel_blocks reads them), as (key, size, ALIGNED); a free is size -1. A storage's headers are allocated
-    around it (the sizes `before` lists ahead of it, the rest after) and freed after it; a node's objects
-    are allocated where it was created and freed where it was released. Each table gives how many blocks a
-    storage (`per_storage`) or a node of its kind (`per_node`) has on average, a fraction carried to the
-    next one, and the sizes drawn in a shuffled cycle that follows the measured shares (`seed` seeds the
-    shuffle: which size lands where is not known, and it moves the heap's growth: see point.HEAP_DRAWS)."""
+    with its small objects, as (key, size, SMALL), and at each of `kernels` (position, key: an operator's
+    name, or a measured call's key after OPENS or CLOSES), the blocks that kernel allocates and frees for
+    itself (`objects["kernels"][key]`, as kernel_blocks reads them), as (key, size, ALIGNED); a free is size
+    -1. A storage's headers are allocated around it (the sizes `before` lists ahead of it, the rest after) and
+    freed after it; a node's objects are allocated where it was created and freed where it was released. Each
+    table gives how many blocks a storage (`per_storage`) or a node of its kind (`per_node`) has on average, a
+    fraction carried to the next one, and the sizes drawn in a shuffled cycle that follows the measured shares
+    (`seed` seeds the shuffle: which size lands where is not known, and it moves the heap's growth: see
+    point.HEAP_DRAWS)."""
     tables = {"tensor": "per_storage", "plain": "per_node", "checkpointed": "per_node"}
     measured = {name: objects[name] for name in tables if objects and objects.get(name, {}).get("sizes")}
     cycles = {name: size_cycle(table["sizes"], seed=seed) for name, table in measured.items()}
@@ -313,15 +325,27 @@ def with_small_objects(
     scripts = (objects or {}).get("kernels") or {}
     ran: dict[int, list[str]] = {}
     for position, name in kernels:
-        if name in scripts:
+        if name.removeprefix(OPENS).removeprefix(CLOSES) in scripts:
             ran.setdefault(position, []).append(name)
+    opened: dict[str, Any] = {}  # a measured call's key -> the owner of the blocks its first part allocated
+
+    def kernel_part(owner: Any, name: str) -> Iterator[tuple[Any, int, int]]:
+        """A kernel call's blocks, or the part of them a measured call's mark stands for (see OPENS)."""
+        key = name.removeprefix(OPENS).removeprefix(CLOSES)
+        script = scripts[key]
+        cut = script.index(0) if 0 in script else len(script)
+        if name.startswith(OPENS):
+            opened[key] = owner
+            return kernel_blocks(owner, script[:cut])
+        if name.startswith(CLOSES):
+            first = opened.pop(key, owner)
+            return kernel_blocks(first, script[cut + 1 :], sum(step > 0 for step in script[:cut]))
+        return kernel_blocks(owner, script)
 
     def at(position: int) -> Iterator[tuple[Any, int, int]]:
         # A kernel runs after the node its call creates and before backward releases the node that ran it: its
         # blocks go before the first release marked here.
-        calls = [
-            kernel_blocks(("kernel", position, call), scripts[name]) for call, name in enumerate(ran.get(position, ()))
-        ]
+        calls = [kernel_part(("kernel", position, call), name) for call, name in enumerate(ran.get(position, ()))]
         for serial, kind in by_position.get(position, ()):
             node = ("node", serial)
             if kind == 0:
@@ -360,10 +384,10 @@ def with_small_objects(
     yield from at(len(events))
 
 
-def kernel_blocks(owner: Any, script: Sequence[int]) -> Iterator[tuple[Any, int, int]]:
+def kernel_blocks(owner: Any, script: Sequence[int], allocated: int = 0) -> Iterator[tuple[Any, int, int]]:
     """One kernel call's own blocks as (key, size, ALIGNED) and (key, -1, ALIGNED): in `script` a positive
-    number allocates a block of that many bytes, -n frees the n-th block the call allocated (counted from 1)."""
-    allocated = 0
+    number allocates a block of that many bytes, -n frees the n-th block the call allocated (counted from 1;
+    `allocated` blocks were allocated before this part of the script)."""
     for step in script:
         if step > 0:
             allocated += 1

@@ -19,7 +19,7 @@ from .cudnn_workspace import cudnn_workspaces
 from .events import TraceError
 from .heap import TOP_RESTS, MallocReplay
 from .heap_profile import heap_profile
-from .kernel_scratch import kernel_marker
+from .kernel_scratch import MEASURED, kernel_marker, measure_scripts
 from .lora import add_lora
 from .memory import PhasePeaks, cache_bytes, frozen_parameters_tolerated
 from .models import build, call, input_bytes, loss_of, skipped_init
@@ -194,7 +194,9 @@ def trace_point(
         tracker = torch_private.recording_tracker()
         marker = node_marker(tracker.events)
         scripts = (request.get("autograd_objects") or {}).get("kernels") or {}
-        kernels = kernel_marker(tracker.events, scripts) if replay is not None and scripts else None
+        # A CPU trace's heap replay performs the blocks some kernels allocate for themselves: the catalog's
+        # scripts, and the calls of MEASURED operators, run for real after the trace.
+        kernels = kernel_marker(tracker.events, scripts, MEASURED) if replay is not None and replay.available else None
         accumulation = in_place_accumulation(lambda: marker.applying)
         counter = op_counter()
         kv = 0
@@ -217,6 +219,10 @@ def trace_point(
                     told = Told(peaks, counter) if last else None
                     kv = one_step(model, inputs, optimizer, request, told, backward=accumulation)
             peak_phase, peak = peaks.peak()
+    measured, measuring = measure_scripts(kernels.calls) if kernels is not None else ({}, {})
+    objects = request.get("autograd_objects")
+    if measured:
+        objects = {**(objects or {}), "kernels": {**((objects or {}).get("kernels") or {}), **measured}}
     return {
         "batch": batch,
         "seq": seq,
@@ -227,9 +233,8 @@ def trace_point(
         "phases": peaks.phases,
         "phase_positions": peaks.positions,
         "kv_cache_bytes": kv,
-        **heap_draws(
-            replay, tracker.events, marker.marks, request.get("autograd_objects"), kernels.marks if kernels else ()
-        ),
+        **heap_draws(replay, tracker.events, marker.marks, objects, kernels.marks if kernels else ()),
+        **measuring,
         # The same replay without the small blocks, its median over the same starts: what they add, for the
         # accuracy benchmark to show.
         "cpu_heap_tensors_peak_bytes": median_peak(replay, tracker.events),

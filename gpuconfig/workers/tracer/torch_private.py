@@ -122,6 +122,37 @@ def storage_address() -> Callable[[Any], int]:
     return lambda tensor: int(tensor.untyped_storage()._cdata)
 
 
+def allocations_in_ranges(profiled: Any, prefix: str) -> dict[str, list[tuple[int, int]]]:
+    """From a finished torch.profiler.profile(profile_memory=True): for each record_function range whose name
+    starts with `prefix`, the CPU allocator's allocations made within it, in order, as (address, bytes), a free
+    as negative bytes (the profiler's event tree, as torch.profiler._memory_profiler reads it)."""
+    allocation = private("torch._C._profiler", "_EventType").Allocation
+    roots = checked(
+        "profile.profiler.kineto_results.experimental_event_tree",
+        lambda: profiled.profiler.kineto_results.experimental_event_tree(),
+    )
+
+    def walk(node: Any) -> Any:
+        yield node
+        for child in node.children:
+            yield from walk(child)
+
+    found: dict[str, list[tuple[int, int]]] = {}
+    for root in roots:
+        for node in walk(root):
+            if node.tag != allocation and str(node.name).startswith(prefix):
+                inside = sorted(  # by time alone (a stable sort): a free never goes before its allocation
+                    (
+                        (event.start_time_ns, int(event.extra_fields.ptr), int(event.extra_fields.alloc_size))
+                        for event in walk(node)
+                        if event.tag == allocation
+                    ),
+                    key=lambda record: record[0],
+                )
+                found[str(node.name)] = [(address, size) for _, address, size in inside]
+    return found
+
+
 def overload_packet(func: Any) -> Any:
     """The operator an overload belongs to (aten.mm for aten.mm.default)."""
     return checked("OpOverload._overloadpacket", lambda: func._overloadpacket)
