@@ -42,7 +42,7 @@ def error_summary(errors: list[float], target: float) -> dict[str, Any]:
         "cases": len(errors),
         "target": target,
         "median_abs_error": round(statistics.median(abs(e) for e in errors), 4),
-        "worst_error": max(errors, key=abs),
-        "worst_under_error": min(0.0, *errors),
-        "within_target": sum(abs(e) <= target for e in errors),
+        "worst_error": round(max(errors, key=abs), 4),
+        "worst_under_error": round(min(0.0, *errors), 4),
+        "within_target": sum(abs(e) <= target for e in errors),  # as measured, not as rounded for show
     }

@@ -89,11 +89,14 @@ def test_a_call_too_large_to_run_here_or_that_fails_is_left_out_and_counted(monk
     scripts, facts = measure_scripts(marked_convolutions(4).calls)
     assert scripts == {}
     assert facts["kernel_calls_measured"] == 0 and facts["kernel_calls_left_out"] == 2
+    assert facts["kernel_calls_too_large"] == 2  # for the memory free now: that trace is not cached
     monkeypatch.setattr(kernel_scratch, "_scripts", {})
     monkeypatch.undo()
     monkeypatch.setattr(kernel_scratch, "_scripts", {})
     monkeypatch.setattr(kernel_scratch, "MEASURE_FLOPS", 1.0)  # past the budget from the first convolution
-    assert measure_scripts(marked_convolutions(4).calls)[1]["kernel_calls_left_out"] == 2
+    facts = measure_scripts(marked_convolutions(4).calls)[1]
+    assert facts["kernel_calls_left_out"] == 2 and facts["kernel_calls_too_large"] == 0
+    assert kernel_scratch._scripts == {}  # not kept: another point's measurement has its own budget
 
 
 def test_a_kernel_or_a_profiler_that_raises_leaves_the_calls_out_not_the_trace(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,8 +106,10 @@ def test_a_kernel_or_a_profiler_that_raises_leaves_the_calls_out_not_the_trace(m
     def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("a kernel that refuses these arguments")
 
-    calls = {"bad": kernel_scratch.Call((signature, broken, args, kwargs, *rest))}
-    assert measure_scripts(calls)[1]["kernel_calls_left_out"] == 1
+    calls = {"bad": kernel_scratch.Call((signature + " broken", broken, args, kwargs, *rest)), **marker.calls}
+    scripts, facts = measure_scripts(calls)  # the broken call is left out, the others measured in the same run
+    assert facts["kernel_calls_left_out"] == 1 and facts["kernel_calls_measured"] == len(marker.calls)
+    assert "bad" not in scripts
 
     def no_tree(*_: Any) -> Any:
         raise torch_private.missing("profile.profiler.kineto_results.experimental_event_tree")
@@ -143,28 +148,31 @@ def test_a_cpu_trace_of_a_cnn_replays_its_convolutions_measured_blocks(
     # The measured blocks reach the replay (the model has no GELU, whose catalog blocks are replayed too)
     assert any(kind == ALIGNED and size > 0 for _, size, kind in streams[0])
     monkeypatch.setattr(point, "MEASURED", frozenset())
+    first = len(streams)
     with MallocReplay() as replay:
         trace_point(request, 2, 32, None, replay)
-    assert not any(kind == ALIGNED for _, _, kind in streams[-1])
+    assert len(streams) > first + 1  # the heap draws' streams, then the tensors alone
+    assert not any(kind == ALIGNED for stream in streams[first:] for _, _, kind in stream)
     gpu = trace_point({**request, "device": "cuda"}, 2, 32)
     assert "kernel_calls_measured" not in gpu  # a GPU trace replays no heap
 
 
 def test_the_cpu_allocator_line_says_what_was_measured_and_what_was_left_out() -> None:
-    from gpuconfig.core.workload.depth import quantities
-    from gpuconfig.core.workload.estimate import Fitted, Term, measured_kernels
+    from gpuconfig.core.workload.estimate import Fitted, fit, measured_kernels
+    from gpuconfig.core.workload.runner import Trace
 
-    point = {"flops": 1.0, "kernel_calls_measured": 5.0, "kernel_calls_left_out": 3.0}
-    assert quantities(point)["kernel_calls_left_out"] == 3.0  # carried from the trace into the fit
-    assert quantities(point)["kernel_calls_measured"] == 5.0
+    def said(*points: tuple[float, float]) -> str:
+        traced = [
+            {"batch": b, "seq": 32, "flops": 1.0, "kernel_calls_measured": m, "kernel_calls_left_out": out}
+            for b, (m, out) in enumerate(points, start=1)
+        ]
+        return measured_kernels(fit(Trace("k", tuple(traced), {}, 0.0, None)))
 
-    def said(measured: float, left_out: float) -> str:
-        terms = {"kernel_calls_measured": Term(measured, 0, 0), "kernel_calls_left_out": Term(left_out, 0, 0)}
-        return measured_kernels(Fitted(terms, 0, None), 4, 32)
-
-    assert said(0, 0) == ""  # a model without convolutions or batch norms: nothing said of them
-    assert "measured by running" in said(5, 0) and "left out" not in said(5, 0)
-    assert "left out" in said(5, 3) and "left out" in said(0, 3)
+    assert said((0, 0), (0, 0)) == ""  # a model without convolutions or batch norms: nothing said of them
+    assert "measured by running" in said((5, 0), (5, 0)) and "left out" not in said((5, 0), (5, 0))
+    # One point left calls out: every batch's answer is read from lines through it, so the answer says so
+    assert "left out" in said((5, 0), (2, 3))
+    assert measured_kernels(Fitted({}, 0, None)) == ""
 
 
 def test_a_bfloat16_batch_norm_is_run_with_float32_statistics_as_its_cpu_kernel_requires() -> None:

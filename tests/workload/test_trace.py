@@ -405,7 +405,8 @@ def test_accumulating_gradients_holds_the_whole_gradient_through_each_forward(ti
 
 def test_a_trace_that_left_kernel_calls_out_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whether a convolution is too large to measure depends on the memory free when it is traced, which the
-    cache key cannot hold: such a trace is used once and traced again next time."""
+    cache key cannot hold: such a trace is used once and traced again next time (calls left out for the time
+    they would take, or because they failed, are left out the same way every time: that trace is kept)."""
     from gpuconfig.core.workers.interpreters import Interpreter
     from gpuconfig.core.workload import runner
 
@@ -414,7 +415,32 @@ def test_a_trace_that_left_kernel_calls_out_is_not_kept(monkeypatch: pytest.Monk
     python = Interpreter(sys.executable, "chosen", "3.11.9", "2.13.0", transformers="4.56.0", diffusers="0.35.1")
     traces = Path(os.environ["GPUCONFIG_DATA_DIR"]) / "traces"
     for left_out, kept in ((2.0, 0), (0.0, 1)):
-        point = {"event": "point", "batch": 1, "seq": 8, "kernel_calls_left_out": left_out}
+        point = {
+            "event": "point",
+            "batch": 1,
+            "seq": 8,
+            "kernel_calls_left_out": 3.0,
+            "kernel_calls_too_large": left_out,
+        }
         monkeypatch.setattr(runner, "_run_worker", lambda *_, point=point: [point])
         runner.trace_at(source, workload, [(1, 8, None)], None, python)
         assert len(list(traces.glob("*.json"))) == kept, left_out
+
+
+def test_a_cpu_trace_is_kept_per_processor_and_thread_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CPU trace holds its convolutions' buffers as this CPU's kernels allocate them, which follow the
+    instruction sets and the threads: another thread count is another trace; a GPU trace does not depend on it."""
+    from gpuconfig.core.workers.interpreters import Interpreter
+    from gpuconfig.core.workload.runner import cache_key, plan_points, trace_request
+
+    source = resolve_model("gpt2")
+    python = Interpreter("/envs/a/bin/python", "chosen", "3.11.9", "2.13.0", transformers="4.56.0", diffusers="0.35.1")
+    keys: dict[str, list[str]] = {"cpu": [], "cuda": []}
+    for threads in ("2", "8"):
+        monkeypatch.setenv("OMP_NUM_THREADS", threads)
+        for device in keys:
+            workload = Workload(model="gpt2", precision="fp32", device=device)
+            request = trace_request(source, workload, plan_points(source, 1, 64)[0])
+            keys[device].append(cache_key(request, source, python))
+    assert keys["cpu"][0] != keys["cpu"][1]
+    assert keys["cuda"][0] == keys["cuda"][1]

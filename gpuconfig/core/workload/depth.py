@@ -54,8 +54,6 @@ NOT_CHECKED = (
     "cpu_heap_peak_low_bytes",
     "cpu_heap_peak_high_bytes",
     "cpu_heap_tensors_peak_bytes",
-    "kernel_calls_measured",  # counts of calls, not quantities of the model
-    "kernel_calls_left_out",
 )
 # Not extended at all: the CUDA caching allocator's reserved memory depends on which cached segments each new
 # block can reuse, which changes in steps as the model deepens: on seven models from 24 to 80 layers the line
@@ -86,8 +84,6 @@ POINT_KEYS = (
     "cpu_heap_peak_high_bytes",
     "cpu_heap_tensors_peak_bytes",
     "cuda_reserved_peak_bytes",
-    "kernel_calls_measured",
-    "kernel_calls_left_out",
     *cpu_heap.TRACED_KEYS,
     "params",
     "trainable_params",

@@ -144,6 +144,9 @@ def _at_full_depth(trace: Trace) -> list[tuple[int, int, dict[str, float]]]:
     return extrapolated(trace.points, trace.layers)
 
 
+KERNEL_CALLS = ("kernel_calls_measured", "kernel_calls_left_out")  # as each traced point counts them
+
+
 @dataclass(frozen=True)
 class Fitted:
     """Every traced quantity as a function of batch and length."""
@@ -160,6 +163,9 @@ class Fitted:
     # as lines but read at the nearest traced point (intensity_classes).
     classes_at: tuple[tuple[int, int, dict[str, Any]], ...] = ()
     runtime_how: str = ""  # where the runtime's memory was measured, as the worker said
+    # The most kernel calls any traced point measured and left out (workers/tracer/kernel_scratch.py): counts, not
+    # quantities of the model, so they are not fitted.
+    kernel_calls: tuple[float, float] = (0.0, 0.0)
 
     def at(self, key: str, batch: int, seq: int) -> float:
         term = self.terms.get(key)
@@ -209,7 +215,10 @@ def fit(trace: Trace) -> Fitted:
     depth = check_depth(trace.points, trace.layers) if trace.layers is not None else None
     runtime = int(trace.runtime.get("baseline_rss_bytes", 0))
     how = str(trace.runtime.get("baseline_how", ""))
-    return Fitted(terms, runtime, trace.layers, replayed, attention, depth, trace.fallback, classes_at, how)
+    calls = tuple(max((float(p.get(key) or 0) for p in trace.points), default=0.0) for key in KERNEL_CALLS)
+    return Fitted(
+        terms, runtime, trace.layers, replayed, attention, depth, trace.fallback, classes_at, how, (calls[0], calls[1])
+    )
 
 
 @dataclass(frozen=True)
@@ -336,11 +345,11 @@ def runtime_source(how: str) -> str:
     return translate("Workload", "measured in the trace process after building the model and one warm-up step")
 
 
-def measured_kernels(fitted: Fitted, batch: int, seq: int) -> str:
+def measured_kernels(fitted: Fitted) -> str:
     """What the allocator line says of the convolution and batch norm calls run for real to measure their
-    buffers (workers/tracer/kernel_scratch.py): nothing where the model has none."""
-    measured = fitted.at("kernel_calls_measured", batch, seq) >= 0.5
-    left_out = fitted.at("kernel_calls_left_out", batch, seq) >= 0.5
+    buffers (workers/tracer/kernel_scratch.py): nothing where the model has none, and that some were left out
+    where any traced point left one out (every batch's answer is read from the lines through those points)."""
+    measured, left_out = (count >= 0.5 for count in fitted.kernel_calls)
     if not measured and not left_out:
         return ""
     if not left_out:
@@ -399,7 +408,7 @@ def _overheads(
                     "its heap and mapped chunks (mallinfo2) beyond the tensors{placements}",
                 ).format(
                     objects=objects_source(),
-                    measured=measured_kernels(fitted, batch, seq),
+                    measured=measured_kernels(fitted),
                     placements=placements(fitted, batch, seq, traced_tensors),
                 ),
                 "cpu_allocator",

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import platform
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -146,7 +148,27 @@ def cache_key(request: dict[str, Any], source: ModelSource, python: Interpreter)
     fields["model"] = source.digest
     fields["worker"] = program_digest(TRACE)[:16]
     fields["python"] = [python.path, python.python, python.torch, python.transformers, python.diffusers]
+    if request.get("device") == "cpu":  # the kernels' buffers measured on this CPU (tracer/kernel_scratch.py)
+        fields["cpu"] = this_cpu()
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def this_cpu() -> list[str]:
+    """What a CPU trace's measured kernel buffers follow: the processor and its instruction sets (oneDNN picks
+    its kernels, and their buffers, by them) and the threads PyTorch would run (per-thread buffers)."""
+    model, flags = platform.processor() or platform.machine(), ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                name, _, value = line.partition(":")
+                if name.strip() == "model name" and model in ("", platform.machine()):
+                    model = value.strip()
+                elif name.strip() == "flags" and not flags:
+                    flags = hashlib.sha256(value.strip().encode()).hexdigest()[:16]
+    except OSError:
+        pass
+    threads = [os.environ.get(name, "") for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")]
+    return [model, flags, str(os.cpu_count()), *threads]
 
 
 def cache_dir() -> Path:
@@ -277,7 +299,7 @@ def trace_at(
     found = [e for e in lines if e.get("event") == "point"]
     runtime = next((e for e in lines if e.get("event") == "runtime"), {})
     trace = Trace(key, tuple(found), runtime, round(time.monotonic() - started, 2), depth)
-    if not any(point.get("kernel_calls_left_out") for point in found):  # left out for want of memory now: not kept
+    if not any(point.get("kernel_calls_too_large") for point in found):  # left out for want of memory now: not kept
         path = cache_dir() / f"{key}.json"
         write_text_atomic(
             path, json.dumps({"points": found, "runtime": runtime, "seconds": trace.seconds, "layers": depth})

@@ -16,8 +16,9 @@ from .autograd_nodes import CHECKPOINTED, PLAIN
 TENSOR, SMALL, ALIGNED = 0, 1, 2
 # A kernel call measured on this machine (kernel_scratch.py) is marked twice, where its outputs' storage events
 # begin (OPENS + its key) and where they end (CLOSES + its key): its script's blocks before its 0 (where the real
-# call allocated its outputs) go at the first mark, the rest at the second, so the outputs land among them as
-# they did for real. A catalog script (GELU's) is marked once, after the call.
+# call allocated its first output) go at the first mark, the rest at the second, so its first output lands among
+# them as it did for real (a block allocated between two outputs goes after all of them). A catalog script
+# (GELU's) is marked once, after the call.
 OPENS, CLOSES = "< ", "> "
 # The heap is read after a kernel's block this large, as after a tensor: the block counts while it lives (a
 # convolution's reorder of its input is as large as the input, and a real run's resident memory holds it). It is

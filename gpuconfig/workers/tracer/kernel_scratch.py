@@ -48,11 +48,12 @@ MEASURED = frozenset(
 # copy, and room to spare), fit in half the memory this process may still take; a larger one is left out, and
 # the answer says so.
 ROOM_FACTOR = 3
-# And only while the calls run so far in one measurement stay under this many FLOPs (torch's FLOP formulas; a
-# batch norm counts none): about ten seconds of fp32 convolutions on a two-core CPU. Later calls are left out.
+# And a call that would take the calls run in one measurement (one traced point) past this many FLOPs is left out
+# (torch's FLOP formulas; a batch norm counts none): 3 to 10 s at the 0.1 to 0.3 TFLOP/s fp32 a two-core CPU's
+# probe measures.
 MEASURE_FLOPS = 1e12
 RANGE = "gpuconfig kernel "  # the profiler ranges the measured calls run in
-_scripts: dict[str, list[int] | None] = {}  # each call's script (None: left out), once per trace process
+_scripts: dict[str, list[int] | None] = {}  # each call's script (None: it failed), once per trace process
 
 
 class Call(tuple[Any, ...]):
@@ -129,7 +130,10 @@ class _Shape(tuple[Any, ...]):
 
 
 def _mapped(value: Any, leaf: Any) -> Any:
-    """`value` with `leaf` applied to each tensor or _Shape in it, through lists, tuples and dicts."""
+    """`value` with `leaf` applied to each tensor or _Shape in it, through lists, tuples (named ones too) and
+    dicts."""
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*(_mapped(v, leaf) for v in value))
     if isinstance(value, list | tuple) and not isinstance(value, _Shape):
         return type(value)(_mapped(v, leaf) for v in value)
     if isinstance(value, dict):
@@ -196,16 +200,22 @@ def available_bytes() -> int:
             known += [int(line.split()[1]) * 1024 for line in handle if line.startswith("MemAvailable:")]
     except (OSError, ValueError, IndexError):
         pass
-    try:  # cgroup v2: the limit and the usage of this process's group
+    try:  # cgroup v2: the room left under each group's limit, from this process's group up to the root (a Slurm
+        # job's limit is on the job's group, above the step's and task's groups the process runs in)
         with open("/proc/self/cgroup", encoding="ascii") as handle:
-            group = handle.read().strip().rpartition("::")[2]
-        folder = os.path.join("/sys/fs/cgroup", group.lstrip("/"))
-        with open(os.path.join(folder, "memory.max"), encoding="ascii") as handle:
-            limit = handle.read().strip()
-        with open(os.path.join(folder, "memory.current"), encoding="ascii") as handle:
-            used = int(handle.read().strip())
-        if limit != "max":
-            known.append(max(0, int(limit) - used))
+            group = handle.read().strip().rpartition("::")[2].strip("/")
+        parts = group.split("/") if group else []
+        for depth in range(len(parts), 0, -1):
+            folder = os.path.join("/sys/fs/cgroup", *parts[:depth])
+            try:
+                with open(os.path.join(folder, "memory.max"), encoding="ascii") as handle:
+                    limit = handle.read().strip()
+                with open(os.path.join(folder, "memory.current"), encoding="ascii") as handle:
+                    used = int(handle.read().strip())
+            except OSError:
+                continue
+            if limit != "max":
+                known.append(max(0, int(limit) - used))
     except (OSError, ValueError):
         pass
     if known:
@@ -216,21 +226,20 @@ def available_bytes() -> int:
 def measure_scripts(calls: Mapping[str, Call]) -> tuple[dict[str, list[int]], dict[str, float]]:
     """Each call run once for real on this machine's CPU under PyTorch's profiler (its first call allocates
     what later ones do: oneDNN caches its primitives outside PyTorch's allocator), and the blocks it allocated
-    and freed before returning, as a script (heap.kernel_blocks) with a 0 where its outputs were allocated.
-    Returns the scripts by key and how many calls were measured and left out (too large to run here, past
-    MEASURE_FLOPS, failed, or the profiler unavailable) and the seconds it took. A call measured before in this
-    process is not run again."""
+    and freed before returning, as a script (heap.kernel_blocks) with a 0 where its first output was allocated.
+    Returns the scripts by key, and how many calls were measured, left out (too large to run here, past
+    MEASURE_FLOPS, failed, or the profiler unavailable) and left out as too large for the memory free now, and
+    the seconds it took. A call measured, or failed, before in this process is not run again."""
     started = time.monotonic()
     room = available_bytes() // 2
     todo = {call[0]: call for call in calls.values() if call[0] not in _scripts}
-    runnable, flops = [], 0.0
+    runnable, too_large, flops = [], set(), 0.0
     for signature, (_, _, args, kwargs, out_bytes, call_flops) in todo.items():
-        fits = (_bytes(args) + _bytes(kwargs) + out_bytes) * ROOM_FACTOR <= room
-        if fits and flops + call_flops <= MEASURE_FLOPS:
+        if (_bytes(args) + _bytes(kwargs) + out_bytes) * ROOM_FACTOR > room:
+            too_large.add(signature)
+        elif flops + call_flops <= MEASURE_FLOPS:
             runnable.append(signature)
             flops += call_flops
-        else:
-            _scripts[signature] = None
     try:
         _scripts.update(_profiled(runnable, todo))
     except Exception:  # no profiler, or its event tree changed: the calls are left out, not the trace
@@ -239,6 +248,7 @@ def measure_scripts(calls: Mapping[str, Call]) -> tuple[dict[str, list[int]], di
     return scripts, {
         "kernel_calls_measured": float(len(scripts)),
         "kernel_calls_left_out": float(len(calls) - len(scripts)),
+        "kernel_calls_too_large": float(sum(call[0] in too_large for call in calls.values())),
         "kernel_measure_seconds": time.monotonic() - started,
     }
 
