@@ -51,7 +51,7 @@ SHORT_OF_PRICES: dict[str, str] = {
     ),
     "motherboard": "16 of 19: the W790 board priced only in Swiss francs, two boards listed without a price",
     "ram": "5 of 8: three server RDIMMs with no dated listing",
-    "psu": "11 of 16: five NZXT units newer than the dated retailer records",
+    "psu": "12 of 16: four NZXT units newer than the dated retailer records",
     "case": "13 of 16: two 2026 NZXT cases and a rackmount case with no dated price",
     "dock": "5 of 21: launch prices found only in EUR or undated",
 }
