@@ -106,7 +106,7 @@ def test_a_kernel_or_a_profiler_that_raises_leaves_the_calls_out_not_the_trace(m
     def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("a kernel that refuses these arguments")
 
-    calls = {"bad": kernel_scratch.Call((signature + " broken", broken, args, kwargs, *rest)), **marker.calls}
+    calls = {"bad": kernel_scratch.Call(signature + " broken", broken, args, kwargs, *rest), **marker.calls}
     scripts, facts = measure_scripts(calls)  # the broken call is left out, the others measured in the same run
     assert facts["kernel_calls_left_out"] == 1 and facts["kernel_calls_measured"] == len(marker.calls)
     assert "bad" not in scripts

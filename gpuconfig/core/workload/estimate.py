@@ -215,9 +215,9 @@ def fit(trace: Trace) -> Fitted:
     depth = check_depth(trace.points, trace.layers) if trace.layers is not None else None
     runtime = int(trace.runtime.get("baseline_rss_bytes", 0))
     how = str(trace.runtime.get("baseline_how", ""))
-    calls = tuple(max((float(p.get(key) or 0) for p in trace.points), default=0.0) for key in KERNEL_CALLS)
+    measured, left_out = (max((float(p.get(key) or 0) for p in trace.points), default=0.0) for key in KERNEL_CALLS)
     return Fitted(
-        terms, runtime, trace.layers, replayed, attention, depth, trace.fallback, classes_at, how, (calls[0], calls[1])
+        terms, runtime, trace.layers, replayed, attention, depth, trace.fallback, classes_at, how, (measured, left_out)
     )
 
 

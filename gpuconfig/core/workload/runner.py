@@ -15,6 +15,7 @@ import platform
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -156,19 +157,26 @@ def cache_key(request: dict[str, Any], source: ModelSource, python: Interpreter)
 def this_cpu() -> list[str]:
     """What a CPU trace's measured kernel buffers follow: the processor and its instruction sets (oneDNN picks
     its kernels, and their buffers, by them) and the threads PyTorch would run (per-thread buffers)."""
-    model, flags = platform.processor() or platform.machine(), ""
+    threads = [os.environ.get(name, "") for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")]
+    return [*_processor(), str(os.cpu_count()), *threads]
+
+
+@cache
+def _processor() -> tuple[str, str]:
+    """The first processor's model name in /proc/cpuinfo (else what platform says) and a digest of its flags
+    (the core cannot import the probe's reader of the same file); read once per process."""
+    fields: dict[str, str] = {}
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
             for line in handle:
+                if not line.strip():
+                    break  # the first processor's block
                 name, _, value = line.partition(":")
-                if name.strip() == "model name" and model in ("", platform.machine()):
-                    model = value.strip()
-                elif name.strip() == "flags" and not flags:
-                    flags = hashlib.sha256(value.strip().encode()).hexdigest()[:16]
+                fields.setdefault(name.strip(), value.strip())
     except OSError:
         pass
-    threads = [os.environ.get(name, "") for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")]
-    return [model, flags, str(os.cpu_count()), *threads]
+    flags = hashlib.sha256(fields["flags"].encode()).hexdigest()[:16] if "flags" in fields else ""
+    return fields.get("model name") or platform.processor() or platform.machine(), flags
 
 
 def cache_dir() -> Path:

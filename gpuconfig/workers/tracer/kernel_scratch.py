@@ -25,10 +25,11 @@ its outputs, which the replay places among them (heap.OPENS).
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import torch_private
 from .heap import CLOSES, OPENS
@@ -56,9 +57,15 @@ RANGE = "gpuconfig kernel "  # the profiler ranges the measured calls run in
 _scripts: dict[str, list[int] | None] = {}  # each call's script (None: it failed), once per trace process
 
 
-class Call(tuple[Any, ...]):
-    """A measured call as the trace saw it: (signature, operator, args, kwargs, outputs' bytes, FLOPs), its
-    tensors as _Shape."""
+class Call(NamedTuple):
+    """A measured call as the trace saw it, its tensors as _Shape."""
+
+    signature: str  # the operator's name and its arguments' shapes, strides and dtypes
+    func: Any
+    args: Any
+    kwargs: Any
+    out_bytes: int
+    flops: float
 
 
 def _onednn_gelu(args: Any, kwargs: Any) -> bool:
@@ -107,9 +114,7 @@ def kernel_marker(events: list[Any], names: Collection[str], measured: Collectio
                 signature = f"{name}{spec!r}"
                 key = self.keys.setdefault(signature, f"{name} #{len(self.keys) + 1}")
                 if key not in self.calls:
-                    self.calls[key] = Call(
-                        (signature, func, *spec, _bytes(_spec(out)), _flops(func, args, kwargs, out))
-                    )
+                    self.calls[key] = Call(signature, func, *spec, _bytes(_spec(out)), _flops(func, args, kwargs, out))
                 self.marks += [(before, OPENS + key), (len(events), CLOSES + key)]
             return out
 
@@ -181,10 +186,7 @@ def _bytes(value: Any) -> int:
     def size_of(v: Any) -> Any:
         if isinstance(v, _Shape):
             shape, _, dtype = v
-            elements = 1
-            for n in shape:
-                elements *= n
-            sizes.append(max(elements, _reach(v)) * int(dtype.itemsize))
+            sizes.append(max(math.prod(shape), _reach(v)) * int(dtype.itemsize))
         return v
 
     _mapped(value, size_of)
@@ -232,23 +234,23 @@ def measure_scripts(calls: Mapping[str, Call]) -> tuple[dict[str, list[int]], di
     the seconds it took. A call measured, or failed, before in this process is not run again."""
     started = time.monotonic()
     room = available_bytes() // 2
-    todo = {call[0]: call for call in calls.values() if call[0] not in _scripts}
+    todo = {call.signature: call for call in calls.values() if call.signature not in _scripts}
     runnable, too_large, flops = [], set(), 0.0
-    for signature, (_, _, args, kwargs, out_bytes, call_flops) in todo.items():
-        if (_bytes(args) + _bytes(kwargs) + out_bytes) * ROOM_FACTOR > room:
+    for signature, call in todo.items():
+        if (_bytes(call.args) + _bytes(call.kwargs) + call.out_bytes) * ROOM_FACTOR > room:
             too_large.add(signature)
-        elif flops + call_flops <= MEASURE_FLOPS:
+        elif flops + call.flops <= MEASURE_FLOPS:
             runnable.append(signature)
-            flops += call_flops
+            flops += call.flops
     try:
         _scripts.update(_profiled(runnable, todo))
     except Exception:  # no profiler, or its event tree changed: the calls are left out, not the trace
         _scripts.update(dict.fromkeys(runnable))
-    scripts = {key: script for key, call in calls.items() if (script := _scripts.get(call[0])) is not None}
+    scripts = {key: script for key, call in calls.items() if (script := _scripts.get(call.signature)) is not None}
     return scripts, {
         "kernel_calls_measured": float(len(scripts)),
         "kernel_calls_left_out": float(len(calls) - len(scripts)),
-        "kernel_calls_too_large": float(sum(call[0] in too_large for call in calls.values())),
+        "kernel_calls_too_large": float(sum(call.signature in too_large for call in calls.values())),
         "kernel_measure_seconds": time.monotonic() - started,
     }
 
@@ -263,11 +265,11 @@ def _profiled(runnable: list[str], todo: Mapping[str, Call]) -> dict[str, list[i
     failed = set()
     with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as profiled:
         for index, signature in enumerate(runnable):
-            _, func, args, kwargs, _, _ = todo[signature]
+            call = todo[signature]
             try:
-                real_args, real_kwargs = _real(_float_statistics(str(func), args)), _real(kwargs)
+                real_args, real_kwargs = _real(_float_statistics(str(call.func), call.args)), _real(call.kwargs)
                 with record_function(f"{RANGE}{index}"):
-                    out = func(*real_args, **real_kwargs)
+                    out = call.func(*real_args, **real_kwargs)
                 del out, real_args, real_kwargs
             except Exception:  # whatever the kernel raised, this call is left out
                 failed.add(signature)
@@ -312,13 +314,15 @@ def script_of(allocations: list[tuple[int, int]]) -> list[int]:
     script: list[int] = []
     number: dict[int, int] = {}  # the index of an allocation -> its number in the script
     open_blocks: dict[int, int] = {}
+    outputs_placed = False
     for index, (address, size) in enumerate(allocations):
         if index in freed_inside:
             number[index] = len(number) + 1
             open_blocks[address] = index
             script.append(size)
-        elif size > 0 and 0 not in script:
+        elif size > 0 and not outputs_placed:
             script.append(0)
+            outputs_placed = True
         elif size < 0 and address in open_blocks:
             script.append(-number[open_blocks.pop(address)])
     return script
