@@ -16,7 +16,9 @@ from gpuconfig.workers.tracer.heap import (
     TENSOR,
     TOP_RESTS,
     MallocReplay,
+    glibc,
     kernel_blocks,
+    settle,
     size_cycle,
     with_small_objects,
 )
@@ -178,27 +180,24 @@ def test_the_heap_is_replayed_with_several_placements_and_their_median_is_the_es
 )
 def test_a_replay_gives_the_same_heap_whatever_the_process_left_in_its_own_heap() -> None:
     """Two trace processes fork their replay from heaps a few dozen bytes apart (their own objects); glibc's
-    answer turns on that, so each replay first settles the heap. A copy forked after the process kept blocks of
-    its own answers as the first copy does, though unsettled they disagree."""
+    answer turns on that, so each replay first settles the heap. Copies forked from heaps whose top chunks differ
+    (the process's free chunks taken, its top cut to another size each time) answer the stream differently
+    unsettled, and all alike settled."""
     events = [(key, 96 * KiB + 16 * key) for key in range(1, 200)] + [(key, -1) for key in range(1, 200, 2)]
     events += [(key, 300 * KiB - 48 * key) for key in range(200, 260)] + [(key, -1) for key in range(200, 260, 3)]
     events += [(key, 24 * KiB + 8 * key) for key in range(260, 400)]
     stream = [(key, size, TENSOR) for key, size in events]
-    import ctypes
-
-    libc = ctypes.CDLL("libc.so.6")
-    libc.malloc.restype = ctypes.c_void_p
-    with MallocReplay() as first:
-        settled = [first.replay(stream, rest) for rest in TOP_RESTS]
-        unsettled = first.replay(stream, -1)
-    assert None not in settled and unsettled is not None
-    for size in range(4 * KiB + 16, 40 * KiB, 400):  # the process's own objects: blocks of its heap it keeps
-        libc.malloc(size)  # never freed: the top chunk the next copy is forked with is that much smaller
-        with MallocReplay() as second:
-            if second.replay(stream, -1) != unsettled:
-                assert [second.replay(stream, rest) for rest in TOP_RESTS] == settled
-                return
-    pytest.skip("no block the process kept moved this stream's unsettled replay on this glibc")
+    libc = glibc()
+    settled, unsettled = [], set()
+    for top in (8 * KiB, 40 * KiB, 100 * KiB):  # none of them a TOP_RESTS size
+        settle(libc.malloc, libc.free, libc.mallinfo2, top)  # this process's heap, kept: the next copy starts there
+        assert abs(int(libc.mallinfo2().keepcost) - top) < 64
+        with MallocReplay() as copy:
+            settled.append([copy.replay(stream, rest) for rest in TOP_RESTS])
+            unsettled.add(copy.replay(stream, -1))
+    assert None not in settled[0] and None not in unsettled
+    assert len(unsettled) > 1  # the start moves the answer unsettled...
+    assert settled[1] == settled[0] and settled[2] == settled[0]  # ...and not once settled
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads resident memory from /proc")

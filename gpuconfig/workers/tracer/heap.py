@@ -112,25 +112,11 @@ class MallocReplay:
         `top_rest` bytes (see TOP_RESTS; -1 leaves it as the fork found it)."""
         import ctypes
 
-        libc = ctypes.CDLL("libc.so.6")
-
-        class MallInfo2(ctypes.Structure):
-            _fields_ = [
-                (name, ctypes.c_size_t)
-                for name in (
-                    *("arena", "ordblks", "smblks", "hblks", "hblkhd"),
-                    *("usmblks", "fsmblks", "uordblks", "fordblks", "keepcost"),
-                )
-            ]
-
-        libc.mallinfo2.restype = MallInfo2
+        libc = glibc()
         libc.posix_memalign.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t, ctypes.c_size_t]
-        libc.free.argtypes = [ctypes.c_void_p]
         with open(path, encoding="utf-8") as handle:
             events = json.load(handle)
         # Addresses live in a preallocated array, not a growing dict: the replay itself must not call malloc.
-        libc.malloc.restype = ctypes.c_void_p
-        libc.malloc.argtypes = [ctypes.c_size_t]
         slots = (ctypes.c_void_p * (max((slot for slot, _, _ in events), default=0) + 1))()
         pointer = ctypes.c_void_p()
         mallinfo2 = libc.mallinfo2
@@ -241,6 +227,28 @@ class MallocReplay:
         finally:
             os.unlink(handle.name)
         return [answer if answer >= 0 else None for answer in answers]
+
+
+def glibc() -> Any:
+    """This process's C library, with malloc, free and mallinfo2 typed for calls through ctypes (mallinfo2's
+    fields: glibc malloc/malloc.h, struct mallinfo2)."""
+    import ctypes
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [
+            (name, ctypes.c_size_t)
+            for name in (
+                *("arena", "ordblks", "smblks", "hblks", "hblkhd"),
+                *("usmblks", "fsmblks", "uordblks", "fordblks", "keepcost"),
+            )
+        ]
+
+    libc = ctypes.CDLL("libc.so.6")
+    libc.mallinfo2.restype = MallInfo2
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    return libc
 
 
 def settle(malloc: Any, free: Any, info: Any, rest: int) -> None:
