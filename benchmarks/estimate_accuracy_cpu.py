@@ -1,5 +1,6 @@
 """The `--device cpu` estimate against measurement: peak resident memory of a fresh process running the
-same two fp32 training steps (one inference pass, or a prompt and its generated tokens) for real, over
+same two training steps (one inference pass, or a prompt and its generated tokens) for real, in fp32 unless the
+case names another precision (`precision = "amp_bf16"`: autocast to bfloat16, the CLI's default), over
 model families split in two folds; what the estimate fits is fitted on one fold and reported on the other.
 
     python benchmarks/estimate_accuracy_cpu.py                  # every case: trace, then run for real
@@ -50,15 +51,15 @@ with (HERE / CASES_FILE).open("rb") as _cases:
 FOLDS: dict[str, str] = _LISTED["folds"]
 CASES: list[dict[str, Any]] = _LISTED["case"]
 HELD_OUT = "held out"  # the fold of a family in no fold: one never compared while the estimate was built
-FP32 = {"precision": "fp32", "device": "cpu"}
-WORKLOAD_FIELDS = ("task", "optimizer", "batch", "seq", "generate", "checkpointing", "lora_targets")
+DEFAULTS = {"precision": "fp32"}  # what a case runs in unless it says otherwise
+WORKLOAD_FIELDS = ("task", "precision", "optimizer", "batch", "seq", "generate", "checkpointing", "lora_targets")
 
 
 def workload_of(case: dict[str, Any]) -> Any:
     from gpuconfig.core.workload.spec import Workload
 
     model = str(SHAPES / case["model"]) if case["model"].endswith(".json") else case["model"]
-    return Workload(model=model, **FP32, **{k: case[k] for k in WORKLOAD_FIELDS if k in case})
+    return Workload(model=model, device="cpu", **(DEFAULTS | {k: case[k] for k in WORKLOAD_FIELDS if k in case}))
 
 
 def trace_case(case: dict[str, Any], use_cache: bool = True) -> dict[str, Any]:
