@@ -80,6 +80,10 @@
         <translation>{gpu}：{memory} 中可用 {usable}</translation>
     </message>
     <message>
+        <source>Expected error of the peak: none measured here: {why}</source>
+        <translation>峰值的预期误差：此处没有实测误差范围：{why}</translation>
+    </message>
+    <message>
         <source>Expected error of the peak: no measured band for GPUs yet</source>
         <translation>峰值的预期误差：暂无 GPU 的实测误差范围</translation>
     </message>
@@ -88,8 +92,8 @@
         <translation>峰值的预期误差：{why}</translation>
     </message>
     <message>
-        <source>Expected error of the peak: ±{median:.0f} % (held-out median), worst {worst:+.0f} %, from {benchmark} over {cases} cases</source>
-        <translation>峰值的预期误差：±{median:.0f} %（留出集中位数），最差 {worst:+.0f} %，来自 {benchmark} 的 {cases} 个用例</translation>
+        <source>Expected error of the peak: ±{median:.1f} % (held-out median), worst {worst:+.0f} %, from {benchmark} over {cases} cases</source>
+        <translation>峰值的预期误差：±{median:.1f} %（留出集中位数），最差 {worst:+.0f} %，来自 {benchmark} 的 {cases} 个用例</translation>
     </message>
     <message>
         <source>Each case&apos;s estimate against the memory PyTorch&apos;s caching allocator reserved in a real run (torch.cuda.max_memory_reserved, which leaves out the CUDA context); nothing in the estimate is fitted on these runs; measured {date} on {machine}</source>
@@ -222,6 +226,10 @@
     <message>
         <source>Any micro-batch up to {n:,} fits.</source>
         <translation>不超过 {n:,} 的微批次都放得下。</translation>
+    </message>
+    <message>
+        <source>Largest micro-batch that fits: about {n:,} (at length {seq:,}), extended past the traced batches: set the batch to it to trace there.</source>
+        <translation>放得下的最大微批次：约 {n:,}（序列长度 {seq:,}），由已追踪的批大小外推而来：把批大小设为该值即可在那里追踪。</translation>
     </message>
     <message>
         <source>Largest micro-batch that fits: {n:,} (at length {seq:,}).</source>
@@ -8004,8 +8012,12 @@ samples</source>
         <translation>暂无实测误差范围（可由 benchmarks/estimate_accuracy_cpu.py 测量）</translation>
     </message>
     <message>
-        <source>±{median:.0f} % (held-out median), worst {worst:+.0f} %, from {benchmark} over {cases} cases</source>
-        <translation>±{median:.0f} %（留出集中位数），最差 {worst:+.0f} %，来自 {benchmark} 的 {cases} 个用例</translation>
+        <source>±{median:.1f} % (held-out median), worst {worst:+.0f} %, from {benchmark} over {cases} cases</source>
+        <translation>±{median:.1f} %（留出集中位数），最差 {worst:+.0f} %，来自 {benchmark} 的 {cases} 个用例</translation>
+    </message>
+    <message>
+        <source>{label} (extrapolated past the traced shapes)</source>
+        <translation>{label}（由已追踪的形状外推）</translation>
     </message>
     <message>
         <source>micro-batch {batch} with {accum}x gradient accumulation</source>
@@ -8294,6 +8306,10 @@ samples</source>
     <message>
         <source>torch.nn.parallel.DistributedDataParallel: gradients are copied into communication buckets of the same total size unless gradient_as_bucket_view=True</source>
         <translation>torch.nn.parallel.DistributedDataParallel：除非设置 gradient_as_bucket_view=True，否则梯度会被复制到总大小相同的通信桶中</translation>
+    </message>
+    <message>
+        <source>batch {batch} at length {seq} lies outside the traced shapes (batch {b0}-{b1}, length {s0}-{s1}): extended along lines no trace checked there, where the peak can move to another moment of the step; no measured error band applies, trace this shape for one</source>
+        <translation>批大小 {batch}、序列长度 {seq} 超出了已追踪的形状（批大小 {b0}-{b1}，序列长度 {s0}-{s1}）：沿着在该处未经任何追踪检验的直线外推，而峰值可能移到训练步骤的另一个时刻；不适用任何实测误差范围，追踪这一形状才能得到</translation>
     </message>
     <message>
         <source>traced at full depth ({layers} layers): {why}</source>
@@ -8977,8 +8993,8 @@ samples</source>
         <translation>从预设开始：</translation>
     </message>
     <message>
-        <source>Batch, length, accumulation, GPU count, strategy, memory format, torch.compile and GPU model are answered at once from the model&apos;s trace. Model, task, precision, optimizer, checkpointing, attention, device and the LoRA settings (all but alpha) need a new trace: PyTorch runs the real model on fake tensors in a separate process (seconds to a minute; kept on disk, so each is traced once).</source>
-        <translation>批大小、序列长度、梯度累积、GPU 数量、并行策略、内存格式、torch.compile 和 GPU 型号可根据模型的追踪结果立即得出。模型、任务、精度、优化器、检查点、注意力、设备以及 LoRA 设置（alpha 除外）需要重新追踪：PyTorch 会在单独的进程中用伪张量运行真实模型（耗时数秒到一分钟；结果保存在磁盘上，因此每种组合只需追踪一次）。</translation>
+        <source>Accumulation, GPU count, strategy, memory format, torch.compile and GPU model are answered at once from the model&apos;s trace, and so are a batch and length between the traced ones (the asked batch and twice it, the asked length and half it); beyond them the answer is extended at once, marked as such, and the new shape is traced. Model, task, precision, optimizer, checkpointing, attention, device and the LoRA settings (all but alpha) need a new trace: PyTorch runs the real model on fake tensors in a separate process (seconds to a minute; kept on disk, so each is traced once).</source>
+        <translation>梯度累积、GPU 数量、并行策略、内存格式、torch.compile 和 GPU 型号可根据模型的追踪结果立即得出；介于已追踪形状之间的批大小和序列长度（所填批大小及其两倍、所填序列长度及其一半）也是如此；超出这些形状时，会立即给出标明为外推的结果，同时追踪新的形状。模型、任务、精度、优化器、检查点、注意力、设备以及 LoRA 设置（alpha 除外）需要重新追踪：PyTorch 会在单独的进程中用伪张量运行真实模型（耗时数秒到一分钟；结果保存在磁盘上，因此每种组合只需追踪一次）。</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -8999,6 +9015,10 @@ samples</source>
     <message>
         <source>the Probe tab&apos;s run {id}</source>
         <translation>“检测”选项卡中的运行 {id}</translation>
+    </message>
+    <message>
+        <source>Tracing {model} at batch {batch}, length {seq}…</source>
+        <translation>正在以批大小 {batch}、序列长度 {seq} 追踪 {model}…</translation>
     </message>
     <message>
         <source>Tracing the model to find out what it needs…</source>
@@ -9037,8 +9057,8 @@ samples</source>
         <translation>无法比较各项技术：{error}</translation>
     </message>
     <message>
-        <source>Traced in {seconds:.1f} s; everything else is answered from the trace.</source>
-        <translation>追踪用时 {seconds:.1f} s；其余结果均根据追踪结果得出。</translation>
+        <source>Traced in {seconds:.1f} s; what lies between its shapes is answered from the trace.</source>
+        <translation>追踪用时 {seconds:.1f} s；介于已追踪形状之间的结果均根据追踪结果得出。</translation>
     </message>
     <message>
         <source>, length {n:,}</source>

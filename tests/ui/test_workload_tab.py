@@ -168,18 +168,36 @@ def test_batch_change_redraws_the_chart_from_the_fit(qtbot, tab: WorkloadTab, ti
     assert np.all(np.diff(y_before) >= 0)  # more samples never need less memory
     peak_before = tab.answer.estimate.memory.peak  # type: ignore[union-attr]
 
-    tab.form.batch.setValue(16)
+    tab.form.batch.setValue(6)  # between the traced batches (4 and 8): answered at once from the same trace
+    qtbot.waitUntil(lambda: tab.view.chart.marker.getData()[0][0] == 6, timeout=2_000)
+    assert tab.answer is not None and not tab.answer.estimate.extrapolated
+    assert tab.traces_started == 1 and not tab.running()
+
+    tab.form.batch.setValue(16)  # past them: answered at once, marked as extended, while batch 16 is traced
     qtbot.waitUntil(lambda: tab.view.chart.marker.getData()[0][0] == 16, timeout=2_000)
-    x_after, y_after = tab.view.chart.curve.getData()
-    assert x_after[-1] == 32
     assert tab.answer is not None and tab.answer.estimate.workload.batch == 16
-    assert tab.answer.estimate.memory.peak > peak_before
-    assert tab.view.chart.marker.getData()[1][0] == pytest.approx(tab.answer.estimate.memory.peak / tab.view.chart.unit)
+    assert "lies outside the traced shapes (batch 4-8" in tab.answer.estimate.extrapolated
+    assert tab.view.accuracy.text().startswith("Expected error of the peak: none measured here: batch 16")
+    assert tab.results.isEnabled()  # shown, not greyed out, while its own trace runs
+    assert tab.traces_started == 2 and tab.progress.isVisible()
+    x_after, y_after = tab.view.chart.curve.getData()
     # the curve at batch 4 still says what the first answer said: the same fit answers both
     assert y_after[list(x_after).index(4.0)] == pytest.approx(peak_before / tab.view.chart.unit)
-    assert tab.traces_started == 1  # no new trace
-    assert not tab.running()
+
+    wait_for_answer(qtbot, tab, batch=16)  # the trace of batch 16 replaces the extended answer
+    assert tab.answer is not None and not tab.answer.estimate.extrapolated
+    assert tab.answer.estimate.memory.peak > peak_before
+    assert tab.view.accuracy.text() == f"Expected error of the peak: {accuracy.band_text('cuda')}"
+    x_after, _ = tab.view.chart.curve.getData()
+    assert x_after[-1] == 32
+    assert tab.view.chart.marker.getData()[1][0] == pytest.approx(tab.answer.estimate.memory.peak / tab.view.chart.unit)
+    assert tab.traces_started == 2 and not tab.running()
     assert tab.progress.isHidden()
+
+    tab.form.batch.setValue(4)  # the first trace still answers its own shapes: no third trace
+    qtbot.waitUntil(lambda: tab.view.chart.marker.getData()[0][0] == 4, timeout=2_000)
+    assert tab.answer is not None and tab.answer.estimate.memory.peak == peak_before
+    assert tab.traces_started == 2 and not tab.running()
 
 
 def test_a_cpu_answer_shows_its_measured_error_band(qtbot, tab: WorkloadTab, tiny_llama: Path) -> None:  # type: ignore[no-untyped-def]
@@ -246,7 +264,10 @@ def test_too_big_workload_says_what_makes_it_fit(qtbot, tab: WorkloadTab, tiny_l
     wait_for_answer(qtbot, tab, batch=best.workload.batch)
     assert tab.form.grad_accum.value() == best.workload.grad_accum
     assert tab.view.verdict.text().startswith("Fits on")
-    assert tab.traces_started == 1  # one trace (from the disk cache when an earlier test made it); the rest is instant
+    # three traces (from the disk cache when an earlier test made them): the first batch, batch 4096 and the
+    # micro-batch applied, each beyond the shapes traced before it; the techniques' own traces are the comparison's
+    assert tab.traces_started == 3
+    assert not tab.answer.estimate.extrapolated  # type: ignore[union-attr]
 
 
 def test_cancel_stops_the_trace_and_the_tab_goes_idle(qtbot, tab: WorkloadTab, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

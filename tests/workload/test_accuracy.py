@@ -26,11 +26,16 @@ def test_each_devices_band_is_its_benchmarks_out_of_sample_error(device: str, be
     assert band.cases == written["cases"] >= 8
     median, worst = 100 * band.median_abs_error, 100 * band.worst_error
     assert accuracy.band_text(device) == (
-        f"±{median:.0f} % (held-out median), worst {worst:+.0f} %, from {benchmark} over {band.cases} cases"
+        f"±{median:.1f} % (held-out median), worst {worst:+.0f} %, from {benchmark} over {band.cases} cases"
     )
     record = accuracy.band_record(device)
     assert record["band"]["median_abs_error"] == band.median_abs_error
-    assert record["text"] == accuracy.band_text(device)
+    assert record["text"] == accuracy.band_text(device) and record["extrapolated"] is False
+
+
+def test_an_answer_beyond_the_traced_shapes_claims_no_band() -> None:
+    why = "batch 16 at length 128 lies outside the traced shapes (batch 1-2, length 64-128)"
+    assert accuracy.band_record("cuda", why) == {"device": "cuda", "band": None, "text": why, "extrapolated": True}
 
 
 def test_without_the_file_no_device_has_a_band(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -39,7 +44,12 @@ def test_without_the_file_no_device_has_a_band(monkeypatch: pytest.MonkeyPatch, 
     try:
         assert accuracy.band("cpu") is None and accuracy.band("cuda") is None
         assert "no measured band yet" in accuracy.band_text("cpu")
-        assert accuracy.band_record("cuda") == {"device": "cuda", "band": None, "text": "no measured band for GPUs yet"}
+        assert accuracy.band_record("cuda") == {
+            "device": "cuda",
+            "band": None,
+            "text": "no measured band for GPUs yet",
+            "extrapolated": False,
+        }
     finally:
         monkeypatch.undo()
         accuracy._bands.cache_clear()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from gpuconfig.core.workload.answer import answer_record
 from gpuconfig.core.workload.runner import TraceCancelled, TraceFailed
 from gpuconfig.core.workload.service import TraceService
 from gpuconfig.core.workload.spec import Workload, WorkloadError
@@ -53,6 +54,33 @@ def test_workloads_that_differ_only_in_batch_or_length_share_one_fit(tmp_path: P
         assert made.answer(other, None).estimate.workload == other
     changed = service.resolve(workload.with_changes(precision="amp_bf16"))
     assert changed.key != service.resolve(workload).key and service.fit(changed.key) is None
+
+
+def test_a_shape_past_the_traced_ones_is_answered_as_extended_until_it_is_traced(tmp_path: Path) -> None:
+    service = TraceService(use_cache=False)
+    workload = linear_workload(tmp_path)  # batch 4: traced at 4 and 8
+    resolved = service.resolve(workload)
+    (batch, seq), key = resolved.shape, resolved.key
+    first = service.fit_for(workload)
+    assert first.covers((4, seq)) and first.covers((6, seq)) and first.covers((8, seq))
+    assert not first.covers((16, seq)) and not first.covers((2, seq))
+    assert first.answer(workload.with_changes(batch=6), None).estimate.extrapolated == ""
+
+    far = workload.with_changes(batch=64)
+    extended = first.answer(far, None)
+    assert extended.estimate.extrapolated.startswith(f"batch 64 at length {seq} lies outside the traced shapes")
+    assert "(batch 4-8," in extended.estimate.extrapolated
+    error = answer_record(extended)["memory"]["expected_error"]
+    assert error["band"] is None and error["extrapolated"] and error["text"] == extended.estimate.extrapolated
+
+    traced = Progress()
+    second = service.fit_for(far, traced)  # no fit covers batch 64: it is traced
+    assert traced.lines > 0 and second is not first and second.covers((64, seq))
+    assert second.answer(far, None).estimate.extrapolated == ""
+    assert service.fit(key, (batch, seq)) is first and service.fit(key, (64, seq)) is second
+    assert service.fit(key) is second and service.fit(key, (1000, seq)) is None
+    again = Progress()
+    assert service.fit_for(workload.with_changes(batch=5), again) is first and again.lines == 0
 
 
 def test_a_failure_is_remembered_until_it_is_forgotten(tmp_path: Path) -> None:

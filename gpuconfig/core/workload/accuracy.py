@@ -70,7 +70,7 @@ def band_text(device: str) -> str:
     if found is None:
         return translate("Workload", NO_BAND.get(device, NO_BAND["cuda"]))
     return translate(
-        "Workload", "±{median:.0f} % (held-out median), worst {worst:+.0f} %, from {benchmark} over {cases} cases"
+        "Workload", "±{median:.1f} % (held-out median), worst {worst:+.0f} %, from {benchmark} over {cases} cases"
     ).format(
         median=100 * found.median_abs_error,
         worst=100 * found.worst_error,
@@ -79,9 +79,11 @@ def band_text(device: str) -> str:
     )
 
 
-def band_record(device: str) -> dict[str, Any]:
-    """The band as the answer's JSON carries it: the figures (null without a measured band) and the line."""
-    found = band(device)
+def band_record(device: str, extrapolated: str = "") -> dict[str, Any]:
+    """The band as the answer's JSON carries it: the figures (null without a measured band) and the line. An
+    answer beyond the traced shapes (`extrapolated`: why, Fitted.extrapolation) has no band: the benchmark
+    measured answers at traced shapes only."""
+    found = None if extrapolated else band(device)
     figures = (
         None
         if found is None
@@ -95,4 +97,5 @@ def band_record(device: str) -> dict[str, Any]:
             "machine": found.machine,
         }
     )
-    return {"device": device, "band": figures, "text": band_text(device)}
+    text = extrapolated or band_text(device)
+    return {"device": device, "band": figures, "text": text, "extrapolated": bool(extrapolated)}

@@ -53,6 +53,7 @@ class Option:
     more_gpus: bool = False  # needs GPUs beyond the one asked for: a purchase or a rental
     time_in_full: bool = True  # False: part of its cost is not priced (ZeRO-Offload's CPU step)
     communication_counted: bool = True  # False: more GPUs whose traffic is not timed (the card's link is unknown)
+    extrapolated: bool = False  # read beyond the traced shapes (Fitted.extrapolation): no measured band
 
     @property
     def cost(self) -> str:
@@ -68,8 +69,12 @@ def _option(label: str, answer: Answer, base: float | None, changes: bool, trace
     factor = step / base if step is not None and base else None
     verdict = answer.verdict
     fits = verdict is not None and verdict.fits
-    workload = answer.estimate.workload
-    return Option(label, workload, answer.estimate.memory.peak, fits, step, factor, changes, traced, count)
+    workload, beyond = answer.estimate.workload, bool(answer.estimate.extrapolated)
+    if beyond:
+        label = translate("Workload", "{label} (extrapolated past the traced shapes)").format(label=label)
+    return Option(
+        label, workload, answer.estimate.memory.peak, fits, step, factor, changes, traced, count, extrapolated=beyond
+    )
 
 
 def smaller_micro_batches(workload: Workload) -> Iterator[Workload]:
@@ -303,5 +308,6 @@ def option_record(option: Option) -> dict[str, Any]:
         "cost": option.cost,
         "changes": option.changes,
         "time_in_full": option.time_in_full,
+        "extrapolated": option.extrapolated,
         "workload": option.workload.to_json(),
     }

@@ -275,7 +275,7 @@ def answer_record(answer: Answer) -> dict[str, Any]:
             "peak_phase": m.phase,
             "per_device": True,
             "overheads": [{"name": o.name, "bytes": o.bytes, "source": o.source} for o in m.overheads],
-            "expected_error": band_record(e.workload.device),
+            "expected_error": band_record(e.workload.device, e.extrapolated),
         },
         "attention": answer.attention.record(),
         "trace_seconds": e.trace_seconds,

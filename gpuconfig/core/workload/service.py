@@ -1,10 +1,14 @@
-"""Trace and fit a workload's model once, then answer every batch, length and GPU from the fit.
+"""Trace and fit a workload's model, then answer batches, lengths and GPUs from the fit.
 
 A `TraceService` resolves a workload's model, names what its trace depends on (the key: two workloads
 that differ only in batch, length, accumulation, GPUs or strategy share one), keeps the fits it has made
 and the failures it has met, and runs the slow step (a trace in the worker process, or the disk cache,
 then the fit) on whatever thread calls it. The GUI runs that step on a worker thread
 (ui/workload/tracing.py); the command line calls it directly.
+
+A fit answers exactly at the shapes it traced and between them; beyond them its lines are extended where no
+trace looked (Fitted.extrapolation), so a key keeps a fit per traced shape and `fit_for` traces a shape no
+fit covers.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from gpuconfig.core.workload.runner import (
 from gpuconfig.core.workload.spec import Workload, WorkloadError
 
 TraceKey = tuple[Any, ...]
+Shape = tuple[int, int]  # (batch per device, length)
+KEPT_PER_KEY = 8  # fits kept per key, the newest: each traced another shape of the same workload
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,10 @@ class Fit:
         fit's) on `gpu`, in milliseconds."""
         return answer_from_fit(self.source, self.fitted, workload, gpu, self.trace_seconds, headroom)
 
+    def covers(self, shape: Shape) -> bool:
+        """Whether the traced shapes cover `shape`: its answer is read between them, not extended past them."""
+        return self.fitted.covers(*shape)
+
 
 @dataclass(frozen=True)
 class Resolved:
@@ -52,6 +62,11 @@ class Resolved:
     workload: Workload
     source: ModelSource
     key: TraceKey
+
+    @property
+    def shape(self) -> Shape:
+        """The (batch, length) a trace of this workload starts from."""
+        return self.workload.batch, self.workload.seq or self.source.default_seq()
 
 
 def trace_key(source: ModelSource, workload: Workload) -> TraceKey:
@@ -76,7 +91,7 @@ class TraceService:
         self.use_cache = use_cache
         self.timeout_s = timeout_s
         self._lock = threading.Lock()
-        self._fits: dict[TraceKey, Fit] = {}
+        self._fits: dict[TraceKey, list[Fit]] = {}  # the newest last
         self._failures: dict[TraceKey, str] = {}
 
     def resolve(self, workload: Workload) -> Resolved:
@@ -85,10 +100,11 @@ class TraceService:
         source = resolve_model(workload.model)
         return Resolved(workload, source, trace_key(source, workload))
 
-    def fit(self, key: TraceKey) -> Fit | None:
-        """The fit made for this key, or None."""
+    def fit(self, key: TraceKey, shape: Shape | None = None) -> Fit | None:
+        """The newest fit made for this key whose traced shapes cover `shape` (any shape when None), or None."""
         with self._lock:
-            return self._fits.get(key)
+            fits = list(self._fits.get(key, ()))
+        return next((f for f in reversed(fits) if shape is None or f.covers(shape)), None)
 
     def failure(self, key: TraceKey) -> str | None:
         """Why the last trace of this key failed, or None; it is not traced again until `forget_failures`."""
@@ -123,13 +139,16 @@ class TraceService:
         if cancelled is not None and cancelled():  # a result asked for no more is not kept
             raise TraceCancelled("trace cancelled")
         with self._lock:
-            self._fits[resolved.key] = made
+            kept = self._fits.setdefault(resolved.key, [])
+            kept.append(made)
+            del kept[:-KEPT_PER_KEY]
         return made
 
     def fit_for(
         self, workload: Workload, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None
     ) -> Fit:
-        """The whole sequence on the caller's thread: resolve, then the fit at hand or a trace. For the command
-        line and the technique comparison, which wait for it; a failure met before is tried again."""
+        """The whole sequence on the caller's thread: resolve, then a fit at hand that covers the workload's shape,
+        or a trace of it. For the command line and the technique comparison, which wait for it; a failure met
+        before is tried again."""
         resolved = self.resolve(workload)
-        return self.fit(resolved.key) or self.trace(resolved, progress, cancelled)
+        return self.fit(resolved.key, resolved.shape) or self.trace(resolved, progress, cancelled)

@@ -258,7 +258,7 @@ class BuildTab(QWidget):
         except WorkloadError as exc:  # its model cannot be found (a config.json moved away, say)
             self.tracing.cancel()
             return [self._unchecked(str(exc))]
-        fit = self.tracing.service.fit(traced.key)
+        fit = self.tracing.service.fit(traced.key, traced.shape)
         if fit is not None:
             self.tracing.cancel()  # a trace of the build shown before, if any
             return workload_problems(self.resolved, fit, self.headroom)
@@ -280,9 +280,10 @@ class BuildTab(QWidget):
         if workload is None:
             return None
         try:
-            return self.tracing.service.fit(self.tracing.service.resolve(workload).key)
+            traced = self.tracing.service.resolve(workload)
         except WorkloadError:
             return None
+        return self.tracing.service.fit(traced.key, traced.shape)
 
     def _show_checks(self) -> None:
         self.problems = worst_first(self._rule_problems + self._workload_rows())

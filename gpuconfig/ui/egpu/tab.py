@@ -328,7 +328,7 @@ class EgpuTab(QWidget):
             self.tracing.cancel()
             self._set_problem(str(exc))
             return
-        fit = self.tracing.service.fit(resolved.key)
+        fit = self.tracing.service.fit(resolved.key, resolved.shape)
         if fit is not None:
             self.tracing.cancel()
             self._answer(workload, fit)

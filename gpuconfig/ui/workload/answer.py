@@ -188,7 +188,7 @@ class AnswerView(QWidget):
                 implementation=attention.implementation, why=attention.chosen_by
             )
         )
-        self._show_accuracy(estimate.workload.device)
+        self._show_accuracy(estimate.workload.device, estimate.extrapolated)
         limit = verdict.usable if verdict is not None else None
         self.bar.set_memory(memory, limit, self._limit_label(answer))
         self._show_timing(answer)
@@ -202,7 +202,13 @@ class AnswerView(QWidget):
             gpu=answer.gpu.name, usable=format_bytes(verdict.usable), memory=format_bytes(verdict.memory)
         )
 
-    def _show_accuracy(self, device: str) -> None:
+    def _show_accuracy(self, device: str, extrapolated: str = "") -> None:
+        if extrapolated:  # beyond the traced shapes: the band was measured at traced ones only
+            self.accuracy.setText(
+                self.tr("Expected error of the peak: none measured here: {why}").format(why=extrapolated)
+            )
+            self.accuracy.setToolTip(extrapolated)
+            return
         measured = band(device)
         if measured is None:
             text = self.tr("Expected error of the peak: no measured band for GPUs yet")
@@ -213,7 +219,7 @@ class AnswerView(QWidget):
             return
         self.accuracy.setText(
             self.tr(
-                "Expected error of the peak: ±{median:.0f} % (held-out median), worst {worst:+.0f} %, "
+                "Expected error of the peak: ±{median:.1f} % (held-out median), worst {worst:+.0f} %, "
                 "from {benchmark} over {cases} cases"
             ).format(
                 median=100 * measured.median_abs_error,
@@ -448,6 +454,11 @@ class AnswerView(QWidget):
             note = self.tr("Not even a micro-batch of 1 fits on {gpu}.").format(gpu=gpu.name)
         elif largest >= SEARCH_LIMIT:
             note = self.tr("Any micro-batch up to {n:,} fits.").format(n=largest)
+        elif not answer.fitted.covers(largest, answer.estimate.seq):
+            note = self.tr(
+                "Largest micro-batch that fits: about {n:,} (at length {seq:,}), extended past the traced batches: "
+                "set the batch to it to trace there."
+            ).format(n=largest, seq=answer.estimate.seq)
         else:
             note = self.tr("Largest micro-batch that fits: {n:,} (at length {seq:,}).").format(
                 n=largest, seq=answer.estimate.seq

@@ -72,6 +72,7 @@ class WorkloadTab(QWidget):
         self._gpus: dict[str, GpuSpec] = {}
         self._probe_history: Any = None  # opened when the form first asks for this machine's measured speed
         self._probe_records: dict[int, dict[str, Any]] = {}  # each probe run's record, read once
+        # The key whose trace was cancelled: no edit of its batch or length starts it again, Run again does.
         self._cancelled_key: TraceKey | None = None
         self._jobs = Jobs(self)  # the technique comparison's
         self._advice: tuple[BackgroundJob, Any] | None = None  # job, key
@@ -101,8 +102,10 @@ class WorkloadTab(QWidget):
         form_layout.addWidget(self.form)
         how = QLabel(
             self.tr(
-                "Batch, length, accumulation, GPU count, strategy, memory format, torch.compile and GPU model are "
-                "answered at once from the model's trace. Model, task, precision, optimizer, checkpointing, attention, "
+                "Accumulation, GPU count, strategy, memory format, torch.compile and GPU model are answered at once "
+                "from the model's trace, and so are a batch and length between the traced ones (the asked batch and "
+                "twice it, the asked length and half it); beyond them the answer is extended at once, marked as "
+                "such, and the new shape is traced. Model, task, precision, optimizer, checkpointing, attention, "
                 "device and the LoRA settings (all but alpha) need a new trace: PyTorch runs the real model on fake "
                 "tensors in a separate process (seconds to a minute; kept on disk, so each is traced once)."
             )
@@ -264,7 +267,7 @@ class WorkloadTab(QWidget):
             return
         self.form.set_default_seq(resolved.source.default_seq())
         key, service = resolved.key, self.tracing.service
-        fit = service.fit(key)
+        fit = service.fit(key, resolved.shape)
         if fit is not None:
             try:
                 self._answer(workload, fit, gpu)
@@ -277,13 +280,28 @@ class WorkloadTab(QWidget):
             self._cancel_jobs()
             self._show_error(failure, again=True)
             return
-        if self.tracing.tracing(key):
+        # Another shape's fit answers at once, its lines extended past what it traced (the answer says so);
+        # a trace of this shape then replaces it.
+        nearest = service.fit(key)
+        if self.tracing.tracing(resolved):
+            self._answer_for_now(workload, nearest, gpu)
             return  # already tracing this: its result answers the form as it is then
         self._cancel_jobs()
         if key == self._cancelled_key:
+            self._answer_for_now(workload, nearest, gpu)
             self._show_idle(self.tr("Trace cancelled."), again=True)
             return
-        self._start_trace(resolved)
+        self._answer_for_now(workload, nearest, gpu)
+        self._start_trace(resolved, for_now=self.answer is not None and nearest is not None)
+
+    def _answer_for_now(self, workload: Workload, fit: Fit | None, gpu: GpuSpec | None) -> None:
+        """Answer from another shape's fit while this shape is traced (nothing without one)."""
+        if fit is None:
+            return
+        try:
+            self._answer(workload, fit, gpu, for_now=True)
+        except WorkloadError:
+            return  # the trace of this shape answers, or says why not
 
     def _gpu(self, workload: Workload) -> GpuSpec | None:
         """The device the answer is judged and timed on: the chosen catalog GPU, as the Probe tab last measured
@@ -324,7 +342,9 @@ class WorkloadTab(QWidget):
         except (HistoryError, sqlite3.DatabaseError) as exc:
             raise WorkloadError(str(exc)) from exc
 
-    def _answer(self, workload: Workload, fit: Fit, gpu: GpuSpec | None) -> None:
+    def _answer(self, workload: Workload, fit: Fit, gpu: GpuSpec | None, for_now: bool = False) -> None:
+        """Show `fit`'s answer to the workload; `for_now`: a trace of its shape is coming, which will replace it
+        (no comparison of techniques starts, and the status stays the trace's)."""
         headroom = device_headroom(workload.device, self.store.user.headroom())
         answer, seconds = fit.answer(workload, gpu, headroom), fit.trace_seconds
         self.answer = answer
@@ -332,6 +352,12 @@ class WorkloadTab(QWidget):
         self.results.setEnabled(True)
         self.view.show_answer(answer)
         self._saver.request()
+        if for_now:
+            if gpu is None:
+                self.panel.show_without_device(workload, answer.estimate.memory.peak)
+            else:
+                self.panel.show_options(answer, ranked(instant_options(answer, gpu)), pending=True)
+            return
         if gpu is None:
             self._cancel_advice()
             self.panel.show_without_device(workload, answer.estimate.memory.peak)
@@ -364,9 +390,21 @@ class WorkloadTab(QWidget):
 
     # -- background jobs --------------------------------------------------------------------------
 
-    def _start_trace(self, resolved: Resolved) -> None:
+    def _start_trace(self, resolved: Resolved, for_now: bool = False) -> None:
+        """Trace the workload's shape; `for_now`: another shape's fit already answers it, extended (shown, not
+        greyed out, while the trace runs)."""
         self._cancelled_key = None
         self.tracing.start(resolved)
+        if for_now:
+            batch, seq = resolved.shape
+            self._show_busy(
+                self.tr("Tracing {model} at batch {batch}, length {seq}…").format(
+                    model=resolved.source.name, batch=batch, seq=seq
+                ),
+                0,
+                0,
+            )
+            return
         self._clear_error()  # the form is valid again; whatever the trace says comes next
         if self.answer is None:
             self.view.verdict.setText(self.tr("Tracing the model to find out what it needs…"))
@@ -490,7 +528,9 @@ class WorkloadTab(QWidget):
         self.error.hide()
 
     def _trace_note(self, seconds: float) -> str:
-        return self.tr("Traced in {seconds:.1f} s; everything else is answered from the trace.").format(seconds=seconds)
+        return self.tr("Traced in {seconds:.1f} s; what lies between its shapes is answered from the trace.").format(
+            seconds=seconds
+        )
 
     # -- settings ---------------------------------------------------------------------------------
 

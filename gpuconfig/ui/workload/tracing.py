@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from gpuconfig.core.workload.service import Fit, Resolved, TraceKey, TraceService
+from gpuconfig.core.workload.service import Fit, Resolved, TraceService
 from gpuconfig.ui.background import BackgroundJob, Jobs
 
 
@@ -33,13 +33,16 @@ class Tracing(QObject):
         """What is being traced now, or None."""
         return self._job[1] if self._job is not None else None
 
-    def tracing(self, key: TraceKey) -> bool:
-        """Whether this key is being traced now."""
-        return self._job is not None and self._job[1].key == key
+    def tracing(self, resolved: Resolved) -> bool:
+        """Whether this workload's key is being traced now, at its shape."""
+        if self._job is None:
+            return False
+        running = self._job[1]
+        return running.key == resolved.key and running.shape == resolved.shape
 
     def start(self, resolved: Resolved) -> bool:
         """Trace on a worker thread, cancelling any other trace; False (and nothing new) when it is being traced."""
-        if self.tracing(resolved.key):
+        if self.tracing(resolved):
             return False
         self.cancel()
         service = self.service

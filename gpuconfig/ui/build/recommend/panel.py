@@ -239,7 +239,7 @@ class RecommendPanel(QWidget):
     def _at_hand(self, request: Request) -> list[Variant] | None:
         """The workload as asked and its changes from the fits made so far, in traced_variants' order; None when
         a trace is missing. A change whose trace failed is left out, as traced_variants leaves it out."""
-        found = self.service.fit(request.resolved.key)
+        found = self.service.fit(request.resolved.key, request.resolved.shape)
         if found is None:
             return None
         out = [Variant("", request.workload, found.source, found.fitted)]
@@ -247,10 +247,11 @@ class RecommendPanel(QWidget):
             return out
         for label, changed, alters in candidate_changes(request.workload, request.allow_result_changes):
             try:
-                key = self.service.resolve(changed).key
+                resolved = self.service.resolve(changed)
             except WorkloadError:
                 continue
-            fit = self.service.fit(key)
+            key = resolved.key
+            fit = self.service.fit(key, resolved.shape)
             if fit is None:
                 if self.service.failure(key) is None:
                     return None
@@ -276,7 +277,7 @@ class RecommendPanel(QWidget):
                 text = planning if done >= total else changing.format(model=name, change=label, n=done + 1, total=total)
                 progress(done, total, text)
 
-            fit = service.fit(resolved.key) or service.trace(resolved, on_trace, cancelled)
+            fit = service.fit(resolved.key, resolved.shape) or service.trace(resolved, on_trace, cancelled)
             asked = Variant("", resolved.workload, fit.source, fit.fitted)
             return [asked] if as_asked else traced_variants(asked, allow, service, cancelled, on_change)
 
