@@ -10,7 +10,7 @@ import pytest
 
 from gpuconfig.core.workload.advice import smaller_micro_batches
 from gpuconfig.core.workload.estimate import Term, fit_term
-from gpuconfig.core.workload.families import family_of
+from gpuconfig.core.workload.families import check_length, family_of
 from gpuconfig.core.workload.models import resolve_model, zoo
 from gpuconfig.core.workload.spec import MAX_GPUS, MAX_LORA_RANK, MAX_SIZE, Workload, WorkloadError
 
@@ -126,3 +126,40 @@ def test_a_fitted_term_reproduces_the_traced_points_exactly() -> None:
     for b, s in ((4, 128), (8, 128), (4, 64), (16, 512), (1, 1)):
         assert fitted.at(b, s) == pytest.approx(truth.at(b, s), rel=1e-9)
     assert fit_term(points[:2]).at(4, 128) == pytest.approx(truth.at(4, 128))
+
+
+@pytest.mark.parametrize(
+    ("config", "seq", "generated", "refused"),
+    [
+        ({"model_type": "gpt2", "n_positions": 1024}, 1024, 0, ""),
+        ({"model_type": "gpt2", "n_positions": 1024}, 1025, 0, "1,025 tokens is longer than m's 1,024 learned"),
+        ({"model_type": "gpt2", "n_positions": 1024}, 1000, 24, ""),
+        ({"model_type": "gpt2", "n_positions": 1024}, 1000, 25, "1,000 + 25 generated tokens is longer"),
+        ({"model_type": "roberta", "max_position_embeddings": 514}, 512, 0, ""),  # numbered from pad_token_id + 1
+        ({"model_type": "roberta", "max_position_embeddings": 514}, 513, 0, "m's 512 learned positions"),
+        ({"model_type": "opt", "max_position_embeddings": 2048}, 2048, 0, ""),  # its offset of 2 is in the table
+        ({"model_type": "whisper", "max_target_positions": 448}, 449, 0, "(max_target_positions in its config)"),
+        ({"model_type": "llama", "max_position_embeddings": 4096}, 16384, 0, ""),  # rotary: no table to run past
+        ({"model_type": "vit", "image_size": 224}, 224, 0, ""),
+        ({"model_type": "vit", "image_size": 224}, 32, 0, "takes images of 224 pixels a side only"),
+        ({"model_type": "resnet", "image_size": 224}, 160, 0, ""),  # convolutions take any side
+    ],
+)
+def test_a_length_a_real_run_could_not_take_is_refused_before_any_trace(
+    config: dict[str, object], seq: int, generated: int, refused: str
+) -> None:
+    if not refused:
+        check_length("m", config, seq, generated)
+        return
+    with pytest.raises(WorkloadError, match=re.escape(refused)):
+        check_length("m", config, seq, generated)
+
+
+def test_the_zoos_gpt2_at_4096_tokens_is_refused_in_one_line_with_its_table() -> None:
+    from gpuconfig.core.workload.service import TraceService
+
+    service = TraceService()
+    assert service.resolve(Workload(model="gpt2", seq=1024)).shape == (1, 1024)
+    refused = r"^seq: 4,096 tokens is longer than GPT-2 \(124M\)'s 1,024 learned positions"
+    with pytest.raises(WorkloadError, match=refused):
+        service.resolve(Workload(model="gpt2", seq=4096))

@@ -104,6 +104,32 @@ def check_config(ref: str, config: dict[str, Any], family: Family) -> None:
             raise WorkloadError(f"model: {ref}: {key}: expected {EXPECTED[kind]}, got {config[str(key)]!r}")
 
 
+def check_length(ref: str, config: dict[str, Any], seq: int, generated: int = 0) -> None:
+    """Raise WorkloadError, in one line, where a real run of the config could not take `seq` tokens (and
+    `generated` more): past a learned position table, or an image side other than a fixed one (the
+    model_families.toml header says which types and where it is read)."""
+    entry = _table().get("model_type", {}).get(str(config.get("model_type", "")), {})
+    key = entry.get("positions")
+    if key and key in config:
+        try:
+            table = checked_number(config[key], integer=True)
+        except NumberError:
+            return  # check_config names a key that is not a size
+        limit = int(table) - int(entry.get("position_offset", 0))
+        longest = seq + generated
+        if longest > limit:
+            what = f"{seq:,} + {generated:,} generated tokens" if generated else f"{seq:,} tokens"
+            raise WorkloadError(
+                f"seq: {what} is longer than {ref}'s {limit:,} learned positions ({key} in its config): a real "
+                "run fails on its first forward"
+            )
+    if entry.get("fixed_image") and "image_size" in config and seq != config["image_size"]:
+        raise WorkloadError(
+            f"seq: {ref} takes images of {config['image_size']} pixels a side only (image_size in its config), "
+            f"not {seq}"
+        )
+
+
 def _named(need: str) -> str:
     first, *others = need.split("|")
     return f"{first} (or {', '.join(others)})" if others else first

@@ -20,6 +20,7 @@ from typing import Any
 
 from gpuconfig.core.workload.answer import Answer, answer_from_fit
 from gpuconfig.core.workload.estimate import Fitted, GpuSpec, fit
+from gpuconfig.core.workload.families import check_length
 from gpuconfig.core.workload.fit import Headroom
 from gpuconfig.core.workload.models import ModelSource, resolve_model
 from gpuconfig.core.workload.runner import (
@@ -96,8 +97,12 @@ class TraceService:
 
     def resolve(self, workload: Workload) -> Resolved:
         """Find the workload's model (a file is read and hashed, milliseconds) and its key.
-        Raises WorkloadError when there is no such model."""
+        Raises WorkloadError when there is no such model, or when a real run of it could not take the length.
+        """
         source = resolve_model(workload.model)
+        if source.kind == "hf_config":
+            generated = 0 if workload.training else workload.generate
+            check_length(source.name, source.config, workload.seq or source.default_seq(), generated)
         return Resolved(workload, source, trace_key(source, workload))
 
     def fit(self, key: TraceKey, shape: Shape | None = None) -> Fit | None:
