@@ -88,7 +88,8 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
     memory = record["memory"]
     out = [
         f"{record['model']}: {record['params']:,} parameters ({record['trainable_params']:,} trainable), "
-        f"{record['method']}"
+        f"{record['method']}",
+        f"estimated: {record['estimated']}",
     ]
     rows = [
         [key, format_bytes(memory[key])]

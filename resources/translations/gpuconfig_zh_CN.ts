@@ -8104,6 +8104,10 @@ samples</source>
         <translation>尚无校准的效率数据（由 benchmarks/time_calibration.py 写入 catalog/efficiency.toml）</translation>
     </message>
     <message>
+        <source>{n} GPUs, {strategy}, per device</source>
+        <translation>{n} 个 GPU，{strategy}，按每个设备计</translation>
+    </message>
+    <message>
         <source>asked</source>
         <translation>由用户指定</translation>
     </message>

@@ -26,7 +26,7 @@ from gpuconfig.core.workload.estimate import (
 )
 from gpuconfig.core.workload.fit import Headroom, Verdict, default_headroom, judge, verdict_record
 from gpuconfig.core.workload.models import ModelSource
-from gpuconfig.core.workload.spec import Workload, WorkloadError
+from gpuconfig.core.workload.spec import OPTIMIZERS, STRATEGIES, Workload, WorkloadError, named, summary
 
 
 @cache
@@ -252,6 +252,23 @@ def timing_record(t: Timing) -> dict[str, Any]:
     return time
 
 
+def estimated(workload: Workload, seq: int) -> str:
+    """What was estimated, in words: the task, precision, batch and length (the default filled in), the optimizer
+    a training step keeps the state of, and where it runs."""
+    parts = [summary(workload.with_changes(seq=seq))]
+    if workload.training:
+        parts.append(named(OPTIMIZERS, workload.optimizer))
+    if workload.gpus > 1:
+        parts.append(
+            translate("Workload", "{n} GPUs, {strategy}, per device").format(
+                n=workload.gpus, strategy=named(STRATEGIES, workload.strategy)
+            )
+        )
+    else:
+        parts.append(workload.device)
+    return " · ".join(parts)
+
+
 def answer_record(answer: Answer) -> dict[str, Any]:
     """The JSON the CLI prints: integers in bytes, peak per device."""
     e = answer.estimate
@@ -259,6 +276,7 @@ def answer_record(answer: Answer) -> dict[str, Any]:
     record: dict[str, Any] = {
         "model": e.model_name,
         "workload": {**e.workload.to_json(), "seq": e.seq},
+        "estimated": estimated(e.workload, e.seq),
         "method": e.method,
         "params": e.params,
         "trainable_params": e.trainable_params,
