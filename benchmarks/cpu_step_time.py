@@ -117,7 +117,9 @@ def summary(errors: list[float]) -> dict[str, Any]:
     }
 
 
-def write_catalog(share: float, cases: int, when: str, cpu: str) -> None:
+def write_catalog(share: float, cases: int, when: str, cpu: str, held: dict[str, Any]) -> None:
+    """The share every answer priced at measured CPU rates uses, and its source: where it was fitted and how far
+    it was, held out by family (`held`: summary() of the held-out errors)."""
     CATALOG.write_text(
         "# Written by benchmarks/cpu_step_time.py: the share of the rates a probe report measured (its matmul\n"
         "# TFLOP/s and memory bandwidth) that a real eager training step reaches on the CPU; an estimate priced at\n"
@@ -125,7 +127,10 @@ def write_catalog(share: float, cases: int, when: str, cpu: str) -> None:
         "[cpu]\n"
         f"share = {share}\n"
         f'source = "median over {cases} small fp32 fine-tunes of six model families timed for real on {cpu} '
-        f"against the same machine's probe report ({when}), held out by family within 25 %: benchmarks/README.md\"\n",
+        f"against the same machine's probe report ({when}); each family predicted with the share of the others: "
+        f"median error {100 * held['median_abs_error']:.1f} %, worst {100 * held['worst_error']:+.1f} %; the share "
+        f'moves with the host: benchmarks/README.md"\n'
+        f'fitted_on = "{cpu}"\n',
         encoding="utf-8",
     )
 
@@ -202,7 +207,8 @@ def main() -> int:
         json.dumps(result, indent=1) + "\n", encoding="utf-8"
     )
     if not args.cases and not args.torch_compile:
-        write_catalog(share_all, len(compared), spec.measured.split(" at ")[-1], result["machine"]["cpu"])
+        when, cpu = spec.measured.split(" at ")[-1], result["machine"]["cpu"]
+        write_catalog(share_all, len(compared), when, cpu, result["held_out"])
     return 0
 
 

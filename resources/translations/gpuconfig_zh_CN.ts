@@ -8088,6 +8088,10 @@ samples</source>
         <translation>FLOPs 与字节量按实测速率的 {share:.0%} 计算（{why}），速率{measured}</translation>
     </message>
     <message>
+        <source>; the share was fitted on another processor ({fitted_on}), and it moves with the host</source>
+        <translation>；该比例是在另一款处理器（{fitted_on}）上拟合的，且会随主机而变化</translation>
+    </message>
+    <message>
         <source>reads at {share:.0%} of the memory bandwidth {measured}; each kernel&apos;s launch {launch}</source>
         <translation>读取按访存带宽的 {share:.0%} 计，带宽{measured}；每个内核的启动耗时：{launch}</translation>
     </message>

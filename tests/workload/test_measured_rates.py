@@ -1,6 +1,7 @@
 """An estimate priced at the rates a probe report measured on the machine itself (issue: calibrate to this machine):
-the report's matmul TFLOP/s and memory bandwidth replace the datasheet's, nothing scales them, and the answer says
-where they were measured. Reports: a real H100 SXM's quick suite (benchmarks/results/gpu_h100) and this project's
+the report's matmul TFLOP/s and memory bandwidth replace the datasheet's, the step reaches the share of them a real
+step reached where benchmarks/cpu_step_time.py measured it, and the answer says where each was measured. Reports:
+a real H100 SXM's quick suite (benchmarks/results/gpu_h100) and this project's
 2-core CPU machine (tests/workload/data/probe_cpu_report.json, taken while other work ran: its rates are low)."""
 
 from __future__ import annotations
@@ -80,8 +81,9 @@ def test_the_step_is_priced_at_the_measured_rates_and_the_share_a_real_step_reac
     assert timing is not None
     flops = answer.fitted.flops_by_dtype(64, workload.seq or 1)
     assert timing.compute_seconds == pytest.approx(sum(flops.values()) / (0.078698e12))
-    share, why = measured_share("cpu")
+    share, why, fitted_on = measured_share("cpu")
     assert 0 < share < 1 and "fine-tunes" in why  # the catalog's share, with the measurement it comes from
+    assert "median error" in why and fitted_on in why  # how far it was, held out, and where it was fitted
     assert timing.efficiency.compute == timing.efficiency.memory == share
     # Each class of products at the roofline (the longer of its FLOPs at the measured rate and its bytes at the
     # measured bandwidth), the other operators at the bandwidth, all at the share a real step reaches.
@@ -92,6 +94,9 @@ def test_the_step_is_priced_at_the_measured_rates_and_the_share_a_real_step_reac
     record = answer_record(answer)
     assert record["gpu"]["measured"] == spec.measured
     assert spec.measured in record["time"]["efficiency"]["source"] and why in record["time"]["efficiency"]["source"]
+    # the report was taken on another processor than the one the share was fitted on: the answer says so
+    assert fitted_on not in spec.measured
+    assert f"the share was fitted on another processor ({fitted_on})" in record["time"]["efficiency"]["source"]
 
 
 def test_the_command_line_takes_a_report_and_says_where_its_rates_come_from(tmp_path: Path) -> None:
@@ -127,6 +132,6 @@ def test_a_gpu_at_measured_rates_takes_them_as_reached_and_keeps_its_launch_time
 
     spec = measured_spec(read_report(H100), "cuda", gpu_spec(store, "nvidia-h100-sxm"))
     efficiency, decode = measured_efficiency(spec, Workload("gpt2", device="cuda"))
-    assert measured_share("cuda") == (1.0, measured_share("cuda")[1]) and "taken as reached" in efficiency.source
+    assert measured_share("cuda") == (1.0, measured_share("cuda")[1], "") and "taken as reached" in efficiency.source
     fitted = decode_efficiency()
     assert decode is not None and fitted is not None and decode.launch_seconds == fitted.launch_seconds

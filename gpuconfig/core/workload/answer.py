@@ -60,32 +60,40 @@ def decode_efficiency() -> DecodeEfficiency | None:
 
 
 @cache
-def measured_share(device: str) -> tuple[float, str]:
+def measured_share(device: str) -> tuple[float, str, str]:
     """The share of a probe report's measured rates a real eager step reaches on `device`, with its source
-    (catalog/measured_efficiency.toml, written by benchmarks/cpu_step_time.py); the rates as reached where none
-    was measured."""
+    (catalog/measured_efficiency.toml, written by benchmarks/cpu_step_time.py) and the processor it was fitted on
+    ("" where not said); the rates as reached where none was measured."""
     path = catalog_dir() / "measured_efficiency.toml"
     try:
         with path.open("rb") as handle:
             entry = tomllib.load(handle)[device]
-        share, source = float(entry["share"]), str(entry["source"])
+        share, source, fitted_on = float(entry["share"]), str(entry["source"]), str(entry.get("fitted_on", ""))
     except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
-        return 1.0, translate(
-            "Workload", "taken as reached: no share of measured rates has been measured on this kind of device"
+        return (
+            1.0,
+            translate(
+                "Workload", "taken as reached: no share of measured rates has been measured on this kind of device"
+            ),
+            "",
         )
     if not 0 < share <= 1:
-        return 1.0, translate("Workload", "taken as reached: the catalog's measured share is out of range")
-    return share, source
+        return 1.0, translate("Workload", "taken as reached: the catalog's measured share is out of range"), ""
+    return share, source, fitted_on
 
 
 def measured_efficiency(gpu: GpuSpec, workload: Workload) -> tuple[Efficiency, DecodeEfficiency | None]:
     """With rates measured on the machine itself (measured.py), the step reaches the share of them measured for
     its kind of device (measured_share). A GPU's eager kernels still each take the launch time fitted on published
     decode rates (the probe does not measure it); a CPU launches none."""
-    share, why = measured_share(workload.device)
+    share, why, fitted_on = measured_share(workload.device)
     source = translate("Workload", "FLOPs and bytes at the rates {measured}, at {share:.0%} of them ({why})").format(
         measured=gpu.measured, share=share, why=why
     )
+    if fitted_on and fitted_on not in gpu.measured:  # the report names the processor it was measured on
+        source += translate(
+            "Workload", "; the share was fitted on another processor ({fitted_on}), and it moves with the host"
+        ).format(fitted_on=fitted_on)
     fitted = decode_efficiency()
     launch = fitted.launch_seconds if fitted is not None and workload.device == "cuda" else 0.0
     if launch and fitted is not None:
