@@ -65,16 +65,30 @@ def list_parts(args: argparse.Namespace) -> Reply:
     parts = [index.parts[r] for r in rows]
 
     def text() -> str:
+        from gpuconfig.core.catalog.age import is_stale, price_age
+
         spec = store.schema[args.kind]
         columns = [f for f in spec.fields if f.column][:6]
         currency = args.currency or "USD"
-        table_rows = []
+        table_rows, converted, stale = [], False, False
         for p in parts:
             shown = p.price_for(currency)
             price_text = format_money(price_in(p, currency, rate), currency) + ("/h" if shown and shown.per else "")
-            table_rows.append([p.id, p.name, *(format_value(f, p.specs[f.key]) for f in columns), price_text])
-        headers = ["id", "name", *(f.title for f in columns), f"price ({currency})"]
-        return lines(table(headers, table_rows), f"\n{len(parts)} of {len(index.parts)} {spec.title.lower()}")
+            when = ""
+            if shown is not None:
+                if shown.currency != currency and price_text != "—":
+                    price_text, converted = "≈" + price_text, True
+                when = f"{shown.date} ({price_age(shown)})"
+                if is_stale(shown):
+                    when, stale = when + " *", True
+            table_rows.append([p.id, p.name, *(format_value(f, p.specs[f.key]) for f in columns), price_text, when])
+        headers = ["id", "name", *(f.title for f in columns), f"price ({currency})", "price date"]
+        notes = [f"\n{len(parts)} of {len(index.parts)} {spec.title.lower()}"]
+        if stale:
+            notes.append("* a price older than six months: look before you buy (catalog show ID gives its source)")
+        if converted and rate is not None:
+            notes.append(f"≈ converted at 1 {rate.base} = {rate.rate:g} {rate.quote} ({rate.date}; catalog rate)")
+        return lines(table(headers, table_rows), *notes)
 
     return Reply(EXIT_OK, text, lambda: [part_record(p, args.currency, rate) for p in parts])
 
@@ -90,7 +104,7 @@ def show_part(args: argparse.Namespace) -> Reply:
 
 
 def _part_text(store: Any, part: Any, currency: str | None, rate: Any) -> str:
-    from gpuconfig.core.catalog.age import price_age
+    from gpuconfig.core.catalog.age import is_stale, price_age
     from gpuconfig.core.catalog.derived import DERIVED_FIELDS
     from gpuconfig.core.money import convert_price, format_money
     from gpuconfig.core.units import format_value
@@ -111,7 +125,9 @@ def _part_text(store: Any, part: Any, currency: str | None, rate: Any) -> str:
         amount = format_money(convert_price(price, currency, rate), currency)
         origin = {"override": "your price", "import": price.basis}.get(part.price_origin, price.basis)
         per = "/hour" if price.per else ""
-        age = price_age(price)
+        age = price_age(price) + (", older than six months" if is_stale(price) else "")
+        if price.currency != currency and rate is not None:  # the price's own figure, and the rate that converted it
+            amount = f"≈{amount} (= {format_money(price.amount, price.currency)} at {rate.rate:g}, rate of {rate.date})"
         out.append(f"  {'Price':<34} {amount}{per}  ({origin}, {price.date}, {age} old) {price.source}")
         for other in (p for p in part.catalog_prices if p != price):
             text = format_money(other.amount, other.currency) + ("/hour" if other.per else "")

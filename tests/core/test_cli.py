@@ -296,3 +296,19 @@ def test_an_egpu_check_says_why_the_catalog_has_no_figure() -> None:
     assert "(no reference board is sold (partner cards only)" in result.stdout
     shown = run_json("catalog", "show", "razer-core-x-v2")
     assert shown["unknown"]["max_gpu_power_w"].startswith("no built-in supply for the card")
+
+
+def test_the_list_dates_each_price_marks_old_ones_and_converted_ones() -> None:
+    result = run("catalog", "list", "--kind", "gpu", "--currency", "CNY")
+    assert result.returncode == 0, result.stderr
+    rows = {line.split()[0]: line for line in result.stdout.splitlines() if line.startswith("nvidia-")}
+    gpus = {g["id"]: g for g in run_json("catalog", "list", "--kind", "gpu")}
+    launch = gpus["nvidia-geforce-rtx-2080"]["price"]  # a 2018 launch price in US dollars
+    assert launch["currency"] == "USD" and launch["date"] < "2019"
+    row = rows["nvidia-geforce-rtx-2080"]
+    assert "≈¥" in row and row.rstrip().endswith(" *") and launch["date"] in row  # converted, dated, marked old
+    assert "* a price older than six months" in result.stdout
+    assert re.search(r"≈ converted at 1 USD = [0-9.]+ CNY \(\d{4}-\d{2}-\d{2}; catalog rate\)", result.stdout)
+    shown = run("catalog", "show", "nvidia-geforce-rtx-2080", "--currency", "CNY").stdout
+    assert re.search(r"Price +≈¥[0-9,]+ \(= \$699 at [0-9.]+, rate of \d{4}-\d{2}-\d{2}\)", shown), shown
+    assert "older than six months" in shown
