@@ -81,9 +81,12 @@ def parse_price_list(name: str, text: str, known_ids: set[str]) -> list[tuple[st
         if currency not in CURRENCIES:
             raise fail(line, "currency", f"must be one of {', '.join(CURRENCIES)}, got {row['currency']!r}")
         try:
-            date = dt.date.fromisoformat(row["date"].strip()).isoformat()
+            day = dt.date.fromisoformat(row["date"].strip())
         except ValueError:
-            raise fail(line, "date", f"expected YYYY-MM-DD, got {row['date']!r}") from None
+            raise fail(line, "date", f"expected a real day as YYYY-MM-DD, got {row['date']!r}") from None
+        if day > dt.date.today() + dt.timedelta(days=1):  # a day of slack for a list written in another time zone
+            raise fail(line, "date", f"{day.isoformat()} is in the future: a price is dated by the day it was seen")
+        date = day.isoformat()
         source = row["source"].strip()
         if not source:
             raise fail(line, "source", "say where the price comes from (a URL, shop or quote)")
