@@ -187,7 +187,8 @@ def main() -> int:
     source = (
         f"fitted by benchmarks/decode_calibration.py on {len(optimized)} published optimized-engine decode rates "
         f"from {len(sources)} sources (held out by source: median {100 * result['held_out']['median_abs_error']:.0f} "
-        f"%, worst {100 * result['held_out']['worst_error']:+.0f} %) and {len(eager_rows)} eager PyTorch one(s) "
+        f"%, worst {100 * result['held_out']['worst_error']:+.0f} %) and {len(eager_rows)} eager PyTorch "
+        f"{'rate' if len(eager_rows) == 1 else 'rates'} "
         "for the launch time (not held out); catalog/decode_measurements.toml"
     )
     (CATALOG / "decode_efficiency.toml").write_text(

@@ -165,9 +165,31 @@ def main() -> int:
                 "compared_with": "torch.cuda.max_memory_reserved, which leaves out the CUDA context",
             },
         )
+        write_decode_band(result, session)
     for key in SUMMARIES:
         print(key, result[key])
     return 0
+
+
+def write_decode_band(result: dict[str, Any], session: dict[str, Any]) -> None:
+    """The band of an eager generation's decode step (the answers' generation line shows it): each timed
+    generation's median decode step against the estimate's, nothing fitted on these runs."""
+    decode, machine = result["decode_step"], session["machine"]
+    if not decode.get("cases"):
+        return
+    write_band(
+        "cuda_decode",
+        {
+            "median_abs_error": decode["median_abs_error"],
+            "worst_error": decode["worst_error"],
+            "worst_under_error": decode["worst_under_error"],
+            "cases": decode["cases"],
+            "benchmark": "benchmarks/estimate_accuracy_gpu.py",
+            "measured": str(session.get("date", "")),
+            "machine": f"{machine.get('nvidia_smi', '').split(',')[0]}, torch {machine.get('torch')}",
+            "compared_with": "the median decode step of eager PyTorch generation, its first step left out",
+        },
+    )
 
 
 def line(row: dict[str, Any]) -> str:

@@ -161,14 +161,17 @@ def _text(record: dict[str, Any], options: list[Any]) -> str:
                 f"time take {t['launch_seconds_per_micro_batch']:.3g} s, longer than the GPU's work"
             )
         if g := t.get("generation"):
+            first, last = (f"{1000 * g['step_seconds'][k]:.3g}" for k in ("first", "last"))
+            steps = first if first == last else f"{first}-{last}"
             out.append(
                 f"generation: first token after {g['time_to_first_token_seconds']:.3g} s (the prompt's pass), then "
                 f"{g['tokens_per_s_per_sequence']:,.1f} tokens/s per sequence, {g['tokens_per_s_total']:,.1f} in "
-                f"total; a decode step {1000 * g['step_seconds']['first']:.3g}-{1000 * g['step_seconds']['last']:.3g}"
-                f" ms, bound by {g['bound']} ({g['engine']}); compiled with CUDA graphs "
+                f"total; a decode step {steps} ms, bound by {g['bound']} ({g['engine']}); compiled with CUDA graphs "
                 f"{g['compiled_tokens_per_s_per_sequence']:,.1f} tokens/s per sequence"
             )
             out.append(f"  decode: {g['efficiency']['source']}")
+            if g.get("expected_error"):
+                out.append(f"  expected error of an eager decode step: {g['expected_error']['text']}")
     elif record.get("time_note"):
         out.append(f"time: {record['time_note']}")
     return lines(*out)

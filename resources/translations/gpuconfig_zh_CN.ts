@@ -192,6 +192,10 @@
         <translation>首个 token 用时 {first} · 之后每个序列 {rate:,.1f} tokens/s，合计 {total:,.1f}（每个解码步 {step}，受{bound}限制；eager 模式 PyTorch） · 整个请求 {whole}</translation>
     </message>
     <message>
+        <source> · expected error of a decode step: {band}</source>
+        <translation> · 解码步骤的预期误差：{band}</translation>
+    </message>
+    <message>
         <source>Each decode step reads every weight once for the batch and the KV cache so far at {share:.0%} of the memory bandwidth, and torch.compile&apos;s default mode launches each of its {kernels:,.0f} fused kernels ({launch:.0f} µs each): {source}. With CUDA graphs (torch.compile&apos;s reduce-overhead): {compiled:,.1f} tokens/s per sequence.</source>
         <translation>每个解码步以显存带宽的 {share:.0%} 为整个批次读取一遍全部权重及当前已有的 KV cache，且 torch.compile 默认模式要逐个启动其 {kernels:,.0f} 个融合内核（每个 {launch:.0f} µs）：{source}。使用 CUDA graphs（torch.compile 的 reduce-overhead 模式）后：每个序列 {compiled:,.1f} tokens/s。</translation>
     </message>

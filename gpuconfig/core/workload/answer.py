@@ -251,6 +251,8 @@ def timing_record(t: Timing) -> dict[str, Any]:
             "kv_cache_bytes_per_token": round(g.kv_bytes_per_token),
             "kernels_per_step": round(g.kernels),
             "engine": g.engine,
+            # eager generations timed for real (estimate_accuracy_gpu.py); the fitted source's band is the engines'
+            "expected_error": band_record("cuda_decode") if g.engine == "eager" else None,
             "efficiency": {
                 "bandwidth": g.efficiency.bandwidth,
                 "launch_seconds": g.efficiency.launch_seconds,

@@ -339,16 +339,17 @@ class AnswerView(QWidget):
                 "(a decode step {step}, bound by {bound}; eager PyTorch) · whole request {whole}"
             )
         )
-        self.timing.setText(
-            text.format(
-                first=format_seconds(g.prefill_seconds),
-                rate=g.tokens_per_s_per_sequence,
-                total=g.tokens_per_s_total,
-                step=format_seconds(g.first_step_seconds),
-                bound=bound,
-                whole=format_seconds(timing.step_seconds),
-            )
+        text = text.format(
+            first=format_seconds(g.prefill_seconds),
+            rate=g.tokens_per_s_per_sequence,
+            total=g.tokens_per_s_total,
+            step=format_seconds(g.first_step_seconds),
+            bound=bound,
+            whole=format_seconds(timing.step_seconds),
         )
+        if g.engine == "eager":  # eager generations were timed for real: their error, not the engines' it was fitted on
+            text += self.tr(" · expected error of a decode step: {band}").format(band=band_text("cuda_decode"))
+        self.timing.setText(text)
         tip = (
             self.tr(
                 "Each decode step reads every weight once for the batch and the KV cache so far at {share:.0%} of "
