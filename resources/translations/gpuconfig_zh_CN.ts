@@ -8420,6 +8420,18 @@ samples</source>
         <translation>{gpu}：硬件目录中没有其 {rate} 稠密算力数据</translation>
     </message>
     <message>
+        <source>{gpu} (compute capability {major}.{minor}) has no FP8 tensor cores: FP8 matrix products need 8.9 (Ada) or later, so this precision cannot run on it</source>
+        <translation>{gpu}（计算能力 {major}.{minor}）没有 FP8 张量核心：FP8 矩阵乘法需要 8.9（Ada）或更高，因此该精度无法在其上运行</translation>
+    </message>
+    <message>
+        <source>{gpu} (compute capability {major}.{minor}) has no BF16 tensor cores (they came with 8.0, Ampere): PyTorch emulates BF16 there, slowly</source>
+        <translation>{gpu}（计算能力 {major}.{minor}）没有 BF16 张量核心（自 8.0 即 Ampere 起才有）：PyTorch 在其上以软件模拟 BF16，速度很慢</translation>
+    </message>
+    <message>
+        <source>; AMP FP16 runs on its FP16 tensor cores</source>
+        <translation>；AMP FP16 可在其 FP16 张量核心上运行</translation>
+    </message>
+    <message>
         <source>channels-first batch normalization priced at the bandwidth share only: {gpu}&apos;s multiprocessor figures (its compute capability&apos;s FP32 results per SM per clock, or its datasheet FP32 rate) are not known here, so it may take longer</source>
         <translation>通道优先的批归一化只按带宽份额计价：此处不知道 {gpu} 的多处理器参数（其计算能力每个 SM 每时钟的 FP32 结果数，或数据手册上的 FP32 速率），实际可能更慢</translation>
     </message>

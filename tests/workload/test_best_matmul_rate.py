@@ -3,13 +3,14 @@ prices its FP16 and BF16 products instead of the datasheet's dense rate; a probe
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from gpuconfig.core.userdata.store import open_default_store
 from gpuconfig.core.workload.answer import gpu_spec, timing_record
-from gpuconfig.core.workload.estimate import Efficiency, Fitted, GpuSpec, Term, rate_tflops, time_at
+from gpuconfig.core.workload.estimate import Efficiency, Fitted, GpuSpec, NoRate, Term, rate_tflops, time_at
 from gpuconfig.core.workload.measured import measured_spec, read_report
 from gpuconfig.core.workload.models import resolve_model
 from gpuconfig.core.workload.spec import Workload
@@ -65,3 +66,18 @@ def test_the_answer_names_the_rate_and_a_probe_report_replaces_it() -> None:
     assert measured_timing.matmul_basis == ""  # priced at the probe's own rate, which the answer names elsewhere
     fp8 = time_at(fitted, workload.with_changes(precision="fp8"), resolve_model("gpt2"), 1, 128, gpu, efficiency)
     assert fp8.matmul_basis == "" and fp8.step_seconds == pytest.approx(1e15 / 1978.9e12)
+
+
+@pytest.mark.parametrize(
+    ("part_id", "dtype", "precision", "why"),
+    [
+        ("nvidia-geforce-rtx-3070", "bfloat16", "fp8", "(compute capability 8.6) has no FP8 tensor cores"),
+        ("nvidia-geforce-gtx-1080", "bfloat16", "amp_bf16", "(compute capability 6.1) has no BF16 tensor cores"),
+    ],
+)
+def test_a_card_without_the_units_is_said_to_lack_them_not_the_catalog(
+    part_id: str, dtype: str, precision: str, why: str
+) -> None:
+    gpu = gpu_spec(open_default_store(), part_id)
+    with pytest.raises(NoRate, match=re.escape(why)):
+        rate_tflops(gpu, dtype, precision)

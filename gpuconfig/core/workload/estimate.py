@@ -663,12 +663,35 @@ def rate_tflops(gpu: GpuSpec, dtype: str, precision: str) -> float:
     else:  # fp32 matmuls with TF32 allowed (tf32, and what AMP leaves in fp32)
         rate, label = gpu.tf32_tflops or gpu.fp32_tflops, QT_TRANSLATE_NOOP("Workload", "TF32 tensor")
     if not rate:
-        raise NoRate(
-            translate("Workload", "{gpu}: the catalog has no dense {rate} rate").format(
-                gpu=gpu.name, rate=translate("Workload", label)
-            )
-        )
+        raise NoRate(_unsupported(gpu, dtype, precision) or translate(
+            "Workload", "{gpu}: the catalog has no dense {rate} rate"
+        ).format(gpu=gpu.name, rate=translate("Workload", label)))  # fmt: skip
     return float(rate)
+
+
+def _unsupported(gpu: GpuSpec, dtype: str, precision: str) -> str:
+    """Why an NVIDIA card cannot run the products in hardware at all, where that is why it has no rate ("" else):
+    FP8 products (torch._scaled_mm) need compute capability 8.9 (Ada) or later; BF16 tensor cores came with 8.0
+    (Ampere), and before it PyTorch emulates BF16 (NVIDIA, CUDA C++ Programming Guide, compute capabilities)."""
+    if gpu.cc_major is None:
+        return ""
+    cc = (gpu.cc_major, gpu.cc_minor or 0)
+    if precision == "fp8" and dtype in HALF_DTYPES and cc < (8, 9):
+        return translate(
+            "Workload",
+            "{gpu} (compute capability {major}.{minor}) has no FP8 tensor cores: FP8 matrix products need 8.9 (Ada) "
+            "or later, so this precision cannot run on it",
+        ).format(gpu=gpu.name, major=cc[0], minor=cc[1])
+    if dtype == "bfloat16" and cc < (8, 0):
+        why = translate(
+            "Workload",
+            "{gpu} (compute capability {major}.{minor}) has no BF16 tensor cores (they came with 8.0, Ampere): PyTorch "
+            "emulates BF16 there, slowly",
+        ).format(gpu=gpu.name, major=cc[0], minor=cc[1])
+        if cc >= (7, 0):  # Volta and Turing have FP16 tensor cores
+            why += translate("Workload", "; AMP FP16 runs on its FP16 tensor cores")
+        return why
+    return ""
 
 
 @dataclass(frozen=True)
