@@ -8112,6 +8112,14 @@ samples</source>
         <translation>尚无校准的效率数据（由 benchmarks/time_calibration.py 写入 catalog/efficiency.toml）</translation>
     </message>
     <message>
+        <source>not estimated on the CPU without its measured speed: a CPU&apos;s rates are not in the catalog; run gpuconfig probe --json --output FILE and give --probe-report FILE (the Workload tab: at this machine&apos;s measured speed)</source>
+        <translation>没有实测速度时不估算 CPU 上的时间：目录中没有 CPU 的速率；请运行 gpuconfig probe --json --output FILE，再给出 --probe-report FILE（工作负载页：按本机实测速度）</translation>
+    </message>
+    <message>
+        <source>not estimated without a GPU: choose one (--gpu)</source>
+        <translation>未选择 GPU 时不估算：请选择一块（--gpu）</translation>
+    </message>
+    <message>
         <source>{n} GPUs, {strategy}, per device</source>
         <translation>{n} 个 GPU，{strategy}，按每个设备计</translation>
     </message>

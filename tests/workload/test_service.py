@@ -81,6 +81,10 @@ def test_a_shape_past_the_traced_ones_is_answered_as_extended_until_it_is_traced
     assert service.fit(key) is second and service.fit(key, (1000, seq)) is None
     again = Progress()
     assert service.fit_for(workload.with_changes(batch=5), again) is first and again.lines == 0
+    # no time on the CPU without its measured speed, and the answer says how to get one
+    answer = first.answer(workload, None)
+    assert answer.timing is None and "--probe-report" in answer.time_note
+    assert answer_record(answer)["time_note"] == answer.time_note
 
 
 def test_a_failure_is_remembered_until_it_is_forgotten(tmp_path: Path) -> None:

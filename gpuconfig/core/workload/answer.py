@@ -194,6 +194,15 @@ def answer_from_fit(
     timing, note = None, ""
     if gpu is not None:
         timing, note = timing_for(fitted, workload, source, workload.batch, seq, gpu)
+    elif workload.device == "cpu":
+        note = translate(
+            "Workload",
+            "not estimated on the CPU without its measured speed: a CPU's rates are not in the catalog; run "
+            "gpuconfig probe --json --output FILE and give --probe-report FILE (the Workload tab: at this machine's "
+            "measured speed)",
+        )
+    else:
+        note = translate("Workload", "not estimated without a GPU: choose one (--gpu)")
     cc = (gpu.cc_major, gpu.cc_minor) if gpu is not None and gpu.cc_major is not None else None
     attention = attention_choice(workload, fitted.attention, cc)
     return Answer(source, fitted, result, timing, gpu, note, attention, headroom or default_headroom(workload.device))
