@@ -20,6 +20,7 @@ from typing import TypeVar
 
 import psutil  # type: ignore[import-untyped, unused-ignore]
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP
 from gpuconfig.core.workers import environment, interpreters, search
 from gpuconfig.probe import nvml
 from gpuconfig.probe.gpu_facts import DeviceLink, GpuFacts, PcieLink
@@ -44,7 +45,9 @@ SYSFS = Path("/sys")
 LINUX = sys.platform.startswith("linux")
 
 
-NO_THUNDERBOLT = "no Thunderbolt/USB4 controller found (/sys/bus/thunderbolt has no devices)"
+NO_THUNDERBOLT = QT_TRANSLATE_NOOP(
+    "Probe", "no Thunderbolt/USB4 controller found (/sys/bus/thunderbolt has no devices)"
+)
 # bolt's format_generation; the kernel ABI (sysfs-bus-thunderbolt, "generation") says 4 means USB4.
 TB_GENERATIONS = {1: "Thunderbolt 1", 2: "Thunderbolt 2", 3: "Thunderbolt 3", 4: "USB4"}
 # sysfs-bus-thunderbolt, domain "security": these levels create no PCIe tunnel, so no eGPU can work.
@@ -123,10 +126,15 @@ def cpu_info(cpuinfo: Path = Path("/proc/cpuinfo")) -> CpuInfo:
         sets = Unavailable(f"instruction sets are read from /proc/cpuinfo, which {platform.system()} does not have")
     return CpuInfo(
         model=model,
-        physical_cores=physical if physical else Unavailable("the OS does not report physical cores"),
-        logical_cores=psutil.cpu_count(logical=True) or Unavailable("the OS does not report logical cores"),
+        physical_cores=physical
+        if physical
+        else Unavailable(QT_TRANSLATE_NOOP("Probe", "the OS does not report physical cores")),
+        logical_cores=psutil.cpu_count(logical=True)
+        or Unavailable(QT_TRANSLATE_NOOP("Probe", "the OS does not report logical cores")),
         # Virtual machines often report no maximum frequency (psutil gives 0).
-        max_mhz=freq.max if freq and freq.max else Unavailable("the OS does not report a maximum CPU frequency"),
+        max_mhz=freq.max
+        if freq and freq.max
+        else Unavailable(QT_TRANSLATE_NOOP("Probe", "the OS does not report a maximum CPU frequency")),
         instruction_sets=sets,
     )
 
@@ -348,7 +356,7 @@ def _this_python() -> PythonEnv:
         torch = metadata.version("torch")
     except metadata.PackageNotFoundError:
         torch = Unavailable("torch is not installed in this environment")
-    return PythonEnv(sys.executable, "this interpreter", platform.python_version(), torch)
+    return PythonEnv(sys.executable, QT_TRANSLATE_NOOP("Probe", "this interpreter"), platform.python_version(), torch)
 
 
 def probe_python(path: str, source: str) -> PythonEnv:

@@ -28,6 +28,7 @@ from typing import Any
 
 import pynvml
 
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP
 from gpuconfig.probe import nvml_guard
 from gpuconfig.probe.gpu_facts import ClockEvents, GpuFacts, GpuSample, Modes, NvmlPcie, RemappedRows
 from gpuconfig.probe.model import Unavailable
@@ -36,22 +37,28 @@ RECORDING_FORMAT = "gpuconfig.nvml-recording/1"
 
 # NVML return codes (nvml.h, nvmlReturn_t) in words a user can act on.
 _REASONS = {
-    pynvml.NVML_ERROR_UNINITIALIZED: "NVML is not initialised",
-    pynvml.NVML_ERROR_INVALID_ARGUMENT: "NVML rejected the query (invalid argument)",
-    pynvml.NVML_ERROR_NOT_SUPPORTED: "not supported on this GPU",
-    pynvml.NVML_ERROR_NO_PERMISSION: "no permission to read this (NVML needs more privileges)",
-    pynvml.NVML_ERROR_NOT_FOUND: "not found",
-    pynvml.NVML_ERROR_INSUFFICIENT_POWER: "the GPU's external power cables are not connected properly",
-    pynvml.NVML_ERROR_DRIVER_NOT_LOADED: "the NVIDIA driver is not loaded",
-    pynvml.NVML_ERROR_TIMEOUT: "NVML timed out",
-    pynvml.NVML_ERROR_LIBRARY_NOT_FOUND: "no NVIDIA driver (libnvidia-ml not found)",
-    pynvml.NVML_ERROR_FUNCTION_NOT_FOUND: "this NVIDIA driver is too old for this query",
-    pynvml.NVML_ERROR_CORRUPTED_INFOROM: "the GPU's infoROM is corrupted",
-    pynvml.NVML_ERROR_GPU_IS_LOST: "the GPU has fallen off the bus (GPU is lost)",
-    pynvml.NVML_ERROR_RESET_REQUIRED: "the GPU needs a reset",
-    pynvml.NVML_ERROR_OPERATING_SYSTEM: "the operating system blocked the request",
-    pynvml.NVML_ERROR_LIB_RM_VERSION_MISMATCH: "NVML and the kernel driver differ (reboot after a driver update)",
-    pynvml.NVML_ERROR_NO_DATA: "no data yet",
+    pynvml.NVML_ERROR_UNINITIALIZED: QT_TRANSLATE_NOOP("Probe", "NVML is not initialised"),
+    pynvml.NVML_ERROR_INVALID_ARGUMENT: QT_TRANSLATE_NOOP("Probe", "NVML rejected the query (invalid argument)"),
+    pynvml.NVML_ERROR_NOT_SUPPORTED: QT_TRANSLATE_NOOP("Probe", "not supported on this GPU"),
+    pynvml.NVML_ERROR_NO_PERMISSION: QT_TRANSLATE_NOOP(
+        "Probe", "no permission to read this (NVML needs more privileges)"
+    ),
+    pynvml.NVML_ERROR_NOT_FOUND: QT_TRANSLATE_NOOP("Probe", "not found"),
+    pynvml.NVML_ERROR_INSUFFICIENT_POWER: QT_TRANSLATE_NOOP(
+        "Probe", "the GPU's external power cables are not connected properly"
+    ),
+    pynvml.NVML_ERROR_DRIVER_NOT_LOADED: QT_TRANSLATE_NOOP("Probe", "the NVIDIA driver is not loaded"),
+    pynvml.NVML_ERROR_TIMEOUT: QT_TRANSLATE_NOOP("Probe", "NVML timed out"),
+    pynvml.NVML_ERROR_LIBRARY_NOT_FOUND: QT_TRANSLATE_NOOP("Probe", "no NVIDIA driver (libnvidia-ml not found)"),
+    pynvml.NVML_ERROR_FUNCTION_NOT_FOUND: QT_TRANSLATE_NOOP("Probe", "this NVIDIA driver is too old for this query"),
+    pynvml.NVML_ERROR_CORRUPTED_INFOROM: QT_TRANSLATE_NOOP("Probe", "the GPU's infoROM is corrupted"),
+    pynvml.NVML_ERROR_GPU_IS_LOST: QT_TRANSLATE_NOOP("Probe", "the GPU has fallen off the bus (GPU is lost)"),
+    pynvml.NVML_ERROR_RESET_REQUIRED: QT_TRANSLATE_NOOP("Probe", "the GPU needs a reset"),
+    pynvml.NVML_ERROR_OPERATING_SYSTEM: QT_TRANSLATE_NOOP("Probe", "the operating system blocked the request"),
+    pynvml.NVML_ERROR_LIB_RM_VERSION_MISMATCH: QT_TRANSLATE_NOOP(
+        "Probe", "NVML and the kernel driver differ (reboot after a driver update)"
+    ),
+    pynvml.NVML_ERROR_NO_DATA: QT_TRANSLATE_NOOP("Probe", "no data yet"),
 }
 
 # Clocks-event (throttle) reason bits, nvml.h "nvmlClocksEventReasons" (pynvml nvmlClocksEventReason*).

@@ -5602,6 +5602,93 @@ samples</source>
     </message>
 </context>
 <context>
+    <name>Probe</name>
+    <message>
+        <source>no Thunderbolt/USB4 controller found (/sys/bus/thunderbolt has no devices)</source>
+        <translation>未找到 Thunderbolt/USB4 控制器（/sys/bus/thunderbolt 下没有设备）</translation>
+    </message>
+    <message>
+        <source>the OS does not report physical cores</source>
+        <translation>操作系统未报告物理核心数</translation>
+    </message>
+    <message>
+        <source>the OS does not report logical cores</source>
+        <translation>操作系统未报告逻辑核心数</translation>
+    </message>
+    <message>
+        <source>the OS does not report a maximum CPU frequency</source>
+        <translation>操作系统未报告 CPU 最高频率</translation>
+    </message>
+    <message>
+        <source>this interpreter</source>
+        <translation>当前解释器</translation>
+    </message>
+    <message>
+        <source>NVML is not initialised</source>
+        <translation>NVML 未初始化</translation>
+    </message>
+    <message>
+        <source>NVML rejected the query (invalid argument)</source>
+        <translation>NVML 拒绝了查询（参数无效）</translation>
+    </message>
+    <message>
+        <source>not supported on this GPU</source>
+        <translation>此 GPU 不支持</translation>
+    </message>
+    <message>
+        <source>no permission to read this (NVML needs more privileges)</source>
+        <translation>无权读取（NVML 需要更高权限）</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>the GPU&apos;s external power cables are not connected properly</source>
+        <translation>GPU 的外接电源线未正确连接</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver is not loaded</source>
+        <translation>NVIDIA 驱动未加载</translation>
+    </message>
+    <message>
+        <source>NVML timed out</source>
+        <translation>NVML 超时</translation>
+    </message>
+    <message>
+        <source>no NVIDIA driver (libnvidia-ml not found)</source>
+        <translation>没有 NVIDIA 驱动（未找到 libnvidia-ml）</translation>
+    </message>
+    <message>
+        <source>this NVIDIA driver is too old for this query</source>
+        <translation>此 NVIDIA 驱动版本过旧，不支持该查询</translation>
+    </message>
+    <message>
+        <source>the GPU&apos;s infoROM is corrupted</source>
+        <translation>GPU 的 infoROM 已损坏</translation>
+    </message>
+    <message>
+        <source>the GPU has fallen off the bus (GPU is lost)</source>
+        <translation>GPU 已从总线上掉线（GPU is lost）</translation>
+    </message>
+    <message>
+        <source>the GPU needs a reset</source>
+        <translation>GPU 需要重置</translation>
+    </message>
+    <message>
+        <source>the operating system blocked the request</source>
+        <translation>操作系统阻止了该请求</translation>
+    </message>
+    <message>
+        <source>NVML and the kernel driver differ (reboot after a driver update)</source>
+        <translation>NVML 与内核驱动版本不一致（更新驱动后请重启）</translation>
+    </message>
+    <message>
+        <source>no data yet</source>
+        <translation>暂无数据</translation>
+    </message>
+</context>
+<context>
     <name>ProbeExports</name>
     <message>
         <source>Export series</source>

@@ -172,3 +172,23 @@ def test_a_saved_language_is_spoken_from_the_start(qtbot, store: Store, monkeypa
     qtbot.addWidget(window)
     assert window.tabs.tabText(1) == "工作负载"
     assert window.menuBar().actions()[0].text() == "文件(&F)"
+
+
+def test_the_probes_own_reasons_are_shown_in_the_language_chosen_and_kept_in_english(
+    qapp: QApplication, english: None
+) -> None:
+    """A report keeps the probe's reasons as the probe said them (English, for any reader); the window shows them
+    through the translation, as the inventory tree and the eGPU tab do."""
+    from gpuconfig.core.i18n import translate
+    from gpuconfig.probe.inventory import NO_THUNDERBOLT
+
+    assert NO_THUNDERBOLT.startswith("no Thunderbolt/USB4 controller found")
+    install_translations(qapp, "zh_CN")
+    try:
+        assert translate("Probe", NO_THUNDERBOLT).startswith("未找到 Thunderbolt/USB4 控制器")
+        assert (
+            translate("Probe", "no NVIDIA driver (libnvidia-ml not found)") == "没有 NVIDIA 驱动（未找到 libnvidia-ml）"
+        )
+        assert translate("Probe", "a reason no one marked") == "a reason no one marked"  # shown as said
+    finally:
+        install_translations(qapp, "en")

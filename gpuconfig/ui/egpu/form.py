@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPush
 from gpuconfig.core.build.model import OSES, PORTS
 from gpuconfig.core.catalog.model import Part
 from gpuconfig.core.egpu.check import os_label, port_label
+from gpuconfig.core.i18n import translate
 from gpuconfig.core.money import ExchangeRate, convert_price, format_money
 from gpuconfig.probe.egpu import Detection
 from gpuconfig.ui.theme import mark
@@ -210,7 +211,7 @@ class EgpuForm(QWidget):
         elif detection is None:
             text = self.tr("Looking for a Thunderbolt/USB4 controller…")
         elif detection.host is None:
-            text = self.tr("Nothing: {reason}").format(reason=detection.reason)
+            text = self.tr("Nothing: {reason}").format(reason=translate("Probe", detection.reason))
             hints = list(detection.hints)
         else:
             host = detection.host

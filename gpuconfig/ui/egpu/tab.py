@@ -35,6 +35,7 @@ from gpuconfig.core.egpu.check import ORDER, Host
 from gpuconfig.core.egpu.report import EgpuReport, egpu_record, egpu_text, evaluate
 from gpuconfig.core.egpu.speed import measured_h2d
 from gpuconfig.core.egpu.tables import EgpuDataError, EgpuTables, egpu_tables
+from gpuconfig.core.i18n import translate
 from gpuconfig.core.numbers import json_text
 from gpuconfig.core.paths import file_stem, write_text_atomic
 from gpuconfig.core.units import format_bytes
@@ -293,7 +294,7 @@ class EgpuTab(QWidget):
         if detection is not None:
             gpus, line = detection.gpus, ""
             if isinstance(gpus, Unavailable):
-                line = self.tr("NVIDIA GPUs: none seen ({why})").format(why=gpus.reason)
+                line = self.tr("NVIDIA GPUs: none seen ({why})").format(why=translate("Probe", gpus.reason))
             elif gpus:
                 line = self.tr("NVIDIA GPUs: {names}").format(names=", ".join(str(g.name) for g in gpus))
             if line:

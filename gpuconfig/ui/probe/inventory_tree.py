@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
+from gpuconfig.core.i18n import translate
 from gpuconfig.core.units import MISSING, format_bytes, format_number
 from gpuconfig.probe.gpu_facts import GpuFacts
 from gpuconfig.probe.labels import field_label
@@ -134,8 +135,9 @@ class InventoryTree(QTreeWidget):
 
     def _set_value(self, item: QTreeWidgetItem, value: object, key: str = "") -> None:
         if isinstance(value, Unavailable):
-            item.setText(1, self.tr("unavailable — {why}").format(why=value.reason))
-            item.setToolTip(1, value.reason)
+            why = translate("Probe", value.reason)  # the probe's own reasons are marked for translation
+            item.setText(1, self.tr("unavailable — {why}").format(why=why))
+            item.setToolTip(1, why)
             self.unavailable_items.append(item)
             return
         if isinstance(value, bool):
@@ -149,7 +151,7 @@ class InventoryTree(QTreeWidget):
         elif value is None:
             text = MISSING
         else:
-            text = str(value)
+            text = translate("Probe", str(value))  # a value the probe says in words ("this interpreter")
         item.setText(1, text)
         item.setToolTip(1, text)
 
