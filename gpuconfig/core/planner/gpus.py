@@ -41,6 +41,7 @@ class GpuOption:
     time_note: str = ""
     comm_seconds: float | None = None  # per optimizer step, over the slowest link between the cards
     link: str = ""  # what the communication time assumed
+    extrapolated: str = ""  # why its micro-batch lies past the traced shapes (Fitted.extrapolation); "" where not
 
     @property
     def throughput(self) -> float | None:
@@ -108,7 +109,10 @@ class GpuOptions:
             step, per_device, note = self.timing(gpu, batch, accum) if fits else (None, None, "")
             samples = per_device * count if per_device is not None else None
             tokens = samples * self.seq if samples is not None and self.source.reads_tokens else None
-            option = GpuOption(gpu, count, strategy, batch, accum, peak, fits, step, samples, tokens, note)
+            beyond = self.fitted.extrapolation(batch, self.seq)
+            option = GpuOption(
+                gpu, count, strategy, batch, accum, peak, fits, step, samples, tokens, note, extrapolated=beyond
+            )
             if fits:
                 return option
             smallest = option

@@ -24,6 +24,7 @@ def option_record(option: GpuOption) -> dict[str, Any]:
         "samples_per_s": option.samples_per_s,
         "tokens_per_s": option.tokens_per_s,
         "time_note": option.time_note or None,
+        "extrapolated": option.extrapolated or None,  # its micro-batch past the traced shapes: no measured band
     }
 
 

@@ -260,7 +260,8 @@ class PlanView(QWidget):
             batch = self.tr("{strategy}: micro-batch {b} per GPU, {n} accumulated per step").format(
                 strategy=self.tr(STRATEGIES.get(o.strategy, o.strategy)), b=o.batch, n=o.grad_accum
             )
-            self.candidates.setItem(row, 2, _cell(self._strategy(o), tip="\n".join(filter(None, [batch, o.time_note]))))
+            tip = "\n".join(filter(None, [batch, o.extrapolated, o.time_note]))
+            self.candidates.setItem(row, 2, _cell(self._strategy(o), tip=tip))
             self.candidates.setItem(row, 3, _cell(format_money(c.cost, cur), right=True))
             speed = self._speed(o)
             self.candidates.setItem(row, 4, _cell(speed, right=True, tip=o.time_note))
