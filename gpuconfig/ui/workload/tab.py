@@ -356,7 +356,7 @@ class WorkloadTab(QWidget):
             if gpu is None:
                 self.panel.show_without_device(workload, answer.estimate.memory.peak)
             else:
-                self.panel.show_options(answer, ranked(instant_options(answer, gpu)), pending=True)
+                self.panel.show_options(answer, ranked(instant_options(answer, gpu)), pending=False)
             return
         if gpu is None:
             self._cancel_advice()
