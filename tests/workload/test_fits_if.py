@@ -98,6 +98,8 @@ def test_fits_if_at_odd_batches_finds_a_free_change_on_a_24_gb_card(store, lora_
     fitting = [o for o in options if o.fits]
     assert fitting, [(o.label, o.peak) for o in options]
     assert fitting[0].cost == FREE and "activation checkpointing" in fitting[0].label
+    # the change offered first was traced at its own micro-batch, not read past the batches traced
+    assert not fitting[0].extrapolated and "extrapolated" not in fitting[0].label
     # Free changes first, then purchases, then changes to what is trained; fitting before not.
     costs = [COSTS.index(o.cost) for o in fitting]
     assert costs == sorted(costs)

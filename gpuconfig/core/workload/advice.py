@@ -282,7 +282,35 @@ def advise(
         if not option.fits and changed.training:  # not enough: shrink the micro-batch on top
             fit = (variant.source, variant.fitted)
             options.extend(_shrunk(answer, fit, changed, reference, label, variant.changes_result, True, count))
-    return ranked(options)
+    return confirmed(ranked(options), base, gpu, service, cancelled, reference)
+
+
+CONFIRMED = 3  # the fitting options traced at their own shape, best first, before the search stops
+
+
+def confirmed(
+    options: list[Option],
+    base: Answer,
+    gpu: GpuSpec,
+    service: TraceService,
+    cancelled: Callable[[], bool] | None,
+    reference: float | None,
+) -> list[Option]:
+    """`options` (ranked) with the best fitting one traced at its own shape where it was read past the traced
+    shapes: a smaller micro-batch than any traced can peak at another moment of the step than the traced ones
+    did (Fitted.extrapolation). An option that no longer fits gives way to the next; at most CONFIRMED traces."""
+    options = list(options)
+    bare = translate("Workload", "{label} (extrapolated past the traced shapes)").format(label="")
+    for _ in range(CONFIRMED):
+        best = next((o for o in options if o.fits), None)
+        if best is None or not best.extrapolated:
+            break
+        fit = service.fit_for(best.workload, cancelled=cancelled)
+        answer = fit.answer(best.workload, gpu, base.headroom)
+        label = best.label.removesuffix(bare)
+        options[options.index(best)] = _option(label, answer, reference, best.changes_result, True, best.changes)
+        options = ranked(options)
+    return options
 
 
 def ranked(options: list[Option]) -> list[Option]:
