@@ -22,7 +22,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from gpuconfig.core.i18n import QT_TRANSLATE_NOOP
+from gpuconfig.core.i18n import QT_TRANSLATE_NOOP, translate
 from gpuconfig.ui.theme import Colors, mark
 
 MARK_SPACING_PX = 16  # a phase's name is left out when it would start closer than this to the one before
@@ -229,7 +229,7 @@ class LivePlot(QWidget):
             self.curves[name].setData(t, np.asarray(series.channels[name], dtype=np.float64))
         self._set_ranges(t, series.channels)
         gpu = series.unavailable.get("gpu")
-        note = self.tr("No GPU graphs: {why}.").format(why=gpu) if gpu else ""
+        note = self.tr("No GPU graphs: {why}.").format(why=translate("Probe", gpu)) if gpu else ""
         if note != self.note.text():
             self.set_note(note)
         self._draw_marks(series.marks, float(t[0]) if len(t) else 0.0)
