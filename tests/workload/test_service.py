@@ -79,6 +79,8 @@ def test_a_shape_past_the_traced_ones_is_answered_as_extended_until_it_is_traced
     assert second.answer(far, None).estimate.extrapolated == ""
     assert service.fit(key, (batch, seq)) is first and service.fit(key, (64, seq)) is second
     assert service.fit(key) is second and service.fit(key, (1000, seq)) is None
+    # what answers an untraced shape for now: the fit traced nearest it
+    assert service.nearest(key, (1000, seq)) is second and service.nearest(key, (2, seq)) is first
     again = Progress()
     assert service.fit_for(workload.with_changes(batch=5), again) is first and again.lines == 0
     # no time on the CPU without its measured speed, and the answer says how to get one

@@ -13,6 +13,7 @@ fit covers.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -110,6 +111,21 @@ class TraceService:
         with self._lock:
             fits = list(self._fits.get(key, ()))
         return next((f for f in reversed(fits) if shape is None or f.covers(shape)), None)
+
+    def nearest(self, key: TraceKey, shape: Shape) -> Fit | None:
+        """The fit made for this key whose traced shapes lie nearest `shape` (by the ratio of batches, then of
+        lengths), to answer it, marked as extended, until a trace of it is made; None without any."""
+        with self._lock:
+            fits = list(self._fits.get(key, ()))
+
+        def distance(made: Fit) -> tuple[float, float]:
+            shapes = made.fitted.shapes or (shape,)
+            return min(
+                (abs(math.log(max(1, b) / max(1, shape[0]))), abs(math.log(max(1, s) / max(1, shape[1]))))
+                for b, s in shapes
+            )
+
+        return min(reversed(fits), key=distance, default=None)
 
     def failure(self, key: TraceKey) -> str | None:
         """Why the last trace of this key failed, or None; it is not traced again until `forget_failures`."""

@@ -282,7 +282,7 @@ class WorkloadTab(QWidget):
             return
         # Another shape's fit answers at once, its lines extended past what it traced (the answer says so);
         # a trace of this shape then replaces it.
-        nearest = service.fit(key)
+        nearest = service.nearest(key, resolved.shape)
         if self.tracing.tracing(resolved):
             self._answer_for_now(workload, nearest, gpu)
             return  # already tracing this: its result answers the form as it is then
