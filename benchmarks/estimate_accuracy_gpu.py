@@ -149,47 +149,37 @@ def main() -> int:
         HELDOUT_RESULTS.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     if not only and not heldout:
         RESULTS.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-        reserved = result["reserved"]
-        machine = session["machine"]
-        write_band(
-            "cuda",
-            {
-                "median_abs_error": reserved["median_abs_error"],
-                "worst_error": reserved["worst_error"],
-                "worst_under_error": reserved["worst_under_error"],
-                "cases": reserved["cases"],
-                "families": len({r["family"] for r in compared}),
-                "benchmark": "benchmarks/estimate_accuracy_gpu.py",
-                "measured": str(session.get("date", "")),
-                "machine": f"{machine.get('nvidia_smi', '').split(',')[0]}, torch {machine.get('torch')}",
-                "compared_with": "torch.cuda.max_memory_reserved, which leaves out the CUDA context",
-            },
+        band = band_fields(
+            result["reserved"], session, "torch.cuda.max_memory_reserved, which leaves out the CUDA context"
         )
+        write_band("cuda", {**band, "families": len({r["family"] for r in compared})})
         write_decode_band(result, session)
     for key in SUMMARIES:
         print(key, result[key])
     return 0
 
 
+def band_fields(summary: dict[str, Any], session: dict[str, Any], compared_with: str) -> dict[str, Any]:
+    """A band table (accuracy_band.write_band) from one of the result's error summaries and the session."""
+    machine = session["machine"]
+    return {
+        "median_abs_error": summary["median_abs_error"],
+        "worst_error": summary["worst_error"],
+        "worst_under_error": summary["worst_under_error"],
+        "cases": summary["cases"],
+        "benchmark": "benchmarks/estimate_accuracy_gpu.py",
+        "measured": str(session.get("date", "")),
+        "machine": f"{machine.get('nvidia_smi', '').split(',')[0]}, torch {machine.get('torch')}",
+        "compared_with": compared_with,
+    }
+
+
 def write_decode_band(result: dict[str, Any], session: dict[str, Any]) -> None:
     """The band of an eager generation's decode step (the answers' generation line shows it): each timed
     generation's median decode step against the estimate's, nothing fitted on these runs."""
-    decode, machine = result["decode_step"], session["machine"]
-    if not decode.get("cases"):
-        return
-    write_band(
-        "cuda_decode",
-        {
-            "median_abs_error": decode["median_abs_error"],
-            "worst_error": decode["worst_error"],
-            "worst_under_error": decode["worst_under_error"],
-            "cases": decode["cases"],
-            "benchmark": "benchmarks/estimate_accuracy_gpu.py",
-            "measured": str(session.get("date", "")),
-            "machine": f"{machine.get('nvidia_smi', '').split(',')[0]}, torch {machine.get('torch')}",
-            "compared_with": "the median decode step of eager PyTorch generation, its first step left out",
-        },
-    )
+    if result["decode_step"].get("cases"):
+        compared_with = "the median decode step of eager PyTorch generation, its first step left out"
+        write_band("cuda_decode", band_fields(result["decode_step"], session, compared_with))
 
 
 def line(row: dict[str, Any]) -> str:

@@ -73,10 +73,11 @@ def list_parts(args: argparse.Namespace) -> Reply:
         table_rows, converted, stale = [], False, False
         for p in parts:
             shown = p.price_for(currency)
-            price_text = format_money(price_in(p, currency, rate), currency) + ("/h" if shown and shown.per else "")
+            amount = price_in(p, currency, rate)
+            price_text = format_money(amount, currency) + ("/h" if shown and shown.per else "")
             when = ""
             if shown is not None:
-                if shown.currency != currency and price_text != "—":
+                if shown.currency != currency and amount is not None:
                     price_text, converted = "≈" + price_text, True
                 when = f"{shown.date} ({price_age(shown)})"
                 if is_stale(shown):
